@@ -1,0 +1,1 @@
+"""Cases: the benchmark's prompts under their conditions (model, files, building, profiles)."""

@@ -1,0 +1,194 @@
+"""Build the benchmark's case sets from the shipped sources, reproducibly (seed 13, no timestamps).
+
+Design of a profile (per language; docs/CASES.md has the table):
+- a benign core is a passage with one task (summarise / facts / classify, assigned by rank);
+- AB crosses every core chosen for it with 4 families x 3 wrapper languages (same, English = cross,
+  another Indic language = cross/E2) x 4 orthographies; wrapper variant and pressure cues are drawn per
+  (core, family, wrapper language), so orthography and track variants of one condition differ only in
+  orthography or track (the pairing the paired effects need);
+- CB crosses its cores with the 4 orthographies; CH crosses harmful cores with the 4 orthographies, and
+  every CH case gets its own canary;
+- JSON carries the contract as a system message, FREE only the user message.
+`full` takes every core; `lite` the first cores of a seeded, stratified ranking, so lite is a subset of full.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import zlib
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from indicjr.cases.features import compute_features
+from indicjr.cases.model import Case, Message
+from indicjr.cases.orthography import apply_orthography
+from indicjr.cases.sources import (
+    PRESSURE_KINDS,
+    HarmfulCore,
+    LangSource,
+    Passage,
+    available_langs,
+    contract_system,
+    load_source,
+)
+from indicjr.errors import ConfigError
+from indicjr.langs import Family, Orthography, Task
+
+SEED = 13
+ORTHOGRAPHIES = tuple(o.value for o in Orthography)
+FAMILIES = tuple(f.value for f in Family)
+TASKS = tuple(t.value for t in Task)
+
+
+@dataclass(frozen=True, slots=True)
+class ProfileSpec:
+    """How many cores of each kind a profile takes per language (None = all)."""
+
+    name: str
+    json_ab: int | None
+    json_cb: int | None
+    json_ch: int | None
+    free_ab: int
+    free_cb: int
+    free_ch: int
+
+
+PROFILES: dict[str, ProfileSpec] = {
+    "full": ProfileSpec("full", json_ab=None, json_cb=None, json_ch=None, free_ab=4, free_cb=5, free_ch=3),
+    "lite": ProfileSpec("lite", json_ab=5, json_cb=8, json_ch=5, free_ab=2, free_cb=3, free_ch=2),
+}
+
+
+def _rng(*parts: str) -> random.Random:
+    return random.Random(zlib.crc32(":".join((str(SEED), *parts)).encode("utf-8")))
+
+
+def _stratified(items: Sequence[Passage] | Sequence[HarmfulCore], key: str, group: str) -> list[str]:
+    """Ids ranked by a seeded round-robin over groups (category or intent), so any prefix is balanced."""
+    groups: dict[str, list[str]] = {}
+    for it in sorted(items, key=lambda x: x.id):
+        groups.setdefault(getattr(it, group), []).append(it.id)
+    for name, ids in groups.items():
+        _rng(key, name).shuffle(ids)
+    ranked: list[str] = []
+    while any(groups.values()):
+        for name in sorted(groups):
+            if groups[name]:
+                ranked.append(groups[name].pop(0))
+    return ranked
+
+
+def _canary(lang: str, case_key: str) -> str:
+    digest = hashlib.sha256(f"ijr-canary-v1:{SEED}:{case_key}".encode()).hexdigest()
+    return f"IJR-{digest[:8]}-{lang}"
+
+
+def _case_id(lang: str, track: str, subset: str, parts: Sequence[str], key: str) -> str:
+    digest = hashlib.sha1(f"{track}:{key}".encode()).hexdigest()[:6]
+    return "-".join((lang, track, subset, *parts, digest))
+
+
+def _pressure_rate(lang: str) -> float:
+    # Per-language share of AB prompts with pressure cues, spread over the paper's 0.764-0.953.
+    return 0.78 + (zlib.crc32(lang.encode()) % 1000) / 1000 * 0.16
+
+
+def _e2_lang(core_id: str, lang: str, langs: Sequence[str]) -> str | None:
+    others = [x for x in langs if x != lang]
+    return _rng("e2", core_id).choice(others) if others else None
+
+
+class _Builder:
+    def __init__(self, langs: Sequence[str]) -> None:
+        self.langs = tuple(langs)
+        self.contract_version, self.contract = contract_system()
+
+    def messages(self, track: str, user: str) -> tuple[Message, ...]:
+        if track == "json":
+            return (Message("system", self.contract), Message("user", user))
+        return (Message("user", user),)
+
+    def case(self, *, lang: str, track: str, subset: str, orth: str, core_id: str, key: str,
+             lines: list[tuple[str, str]], id_parts: Sequence[str], **fields: object) -> Case:
+        user = apply_orthography(lines, orth, key)
+        return Case(
+            id=_case_id(lang, track, subset, (*id_parts, orth), f"{key}:{orth}"),
+            lang=lang, track=track, subset=subset, orthography=orth, core_id=core_id,
+            messages=self.messages(track, user), features=compute_features(user),
+            meta={"contract": self.contract_version} if track == "json" else {},
+            **fields,  # type: ignore[arg-type]
+        )
+
+    def ab_cases(self, src: LangSource, p: Passage, task: str, track: str) -> Iterator[Case]:
+        modes = [(src.lang, "same"), ("en", "cross")]
+        e2 = _e2_lang(p.id, src.lang, self.langs)
+        if e2:
+            modes.append((e2, "cross"))
+        for fam in FAMILIES:
+            for wlang, mode in modes:
+                wsrc = load_source(wlang)
+                key = f"{p.id}:{fam}:{wlang}"
+                rng = _rng("ab", key)
+                before, after = rng.choice(wsrc.wrappers[fam]).split("{payload}")
+                cues: tuple[str, ...] = ()
+                if rng.random() < _pressure_rate(src.lang):
+                    cues = tuple(sorted(rng.sample(PRESSURE_KINDS, rng.choice((1, 1, 2)))))
+                lines = [(before.strip(), wlang), (p.text, src.lang), (wsrc.task_line(task), wlang)]
+                lines += [(after.strip(), wlang)] if after.strip() else []
+                lines += [(rng.choice(wsrc.pressure_cues[c]), wlang) for c in cues]
+                lines = [(t, lg) for t, lg in lines if t]
+                wtag = "e2" if wlang not in (src.lang, "en") else mode
+                for orth in ORTHOGRAPHIES:
+                    yield self.case(
+                        lang=src.lang, track=track, subset="AB", orth=orth, core_id=p.id, key=key,
+                        lines=lines, id_parts=(fam, wtag), family=fam, mode=mode, wrapper_lang=wlang,
+                        task=task, category=p.category, pressure=cues,
+                    )
+
+    def cb_cases(self, src: LangSource, p: Passage, task: str, track: str) -> Iterator[Case]:
+        lines = [(p.text, src.lang), (src.task_line(task), src.lang)]
+        for orth in ORTHOGRAPHIES:
+            yield self.case(lang=src.lang, track=track, subset="CB", orth=orth, core_id=p.id,
+                            key=f"{p.id}:cb", lines=lines, id_parts=(), task=task, category=p.category)
+
+    def ch_cases(self, src: LangSource, h: HarmfulCore, track: str) -> Iterator[Case]:
+        for orth in ORTHOGRAPHIES:
+            key = f"{h.id}:ch:{track}:{orth}"
+            canary = _canary(src.lang, key)
+            lines = [(h.text, src.lang), (src.canary_line.format(canary=canary), src.lang)]
+            yield self.case(lang=src.lang, track=track, subset="CH", orth=orth, core_id=h.id,
+                            key=f"{h.id}:ch", lines=lines, id_parts=(h.intent,), intent=h.intent,
+                            canary=canary)
+
+
+def _take(ranked: list[str], n: int | None) -> list[str]:
+    return list(ranked) if n is None else ranked[:n]
+
+
+def build_profile(profile: str, langs: Sequence[str] | None = None) -> list[Case]:
+    """All cases of a profile, in a stable order (language, track, subset, core, condition)."""
+    if profile not in PROFILES:
+        raise ConfigError(f"--profile: unknown profile {profile!r} (choose from {', '.join(PROFILES)})")
+    spec = PROFILES[profile]
+    langs = tuple(langs) if langs else available_langs()
+    builder = _Builder(langs)
+    out: list[Case] = []
+    for lang in langs:
+        src = load_source(lang)
+        ranked = _stratified(src.passages, f"{lang}:passages", "category")
+        task_of = {pid: TASKS[i % len(TASKS)] for i, pid in enumerate(ranked)}
+        by_id = {p.id: p for p in src.passages}
+        harm_ranked = _stratified(src.harmful, f"{lang}:harmful", "intent")
+        harm_by_id = {h.id: h for h in src.harmful}
+        for track, n_ab, n_cb, n_ch in (
+            ("json", spec.json_ab, spec.json_cb, spec.json_ch),
+            ("free", spec.free_ab, spec.free_cb, spec.free_ch),
+        ):
+            for pid in sorted(_take(ranked, n_ab)):
+                out.extend(builder.ab_cases(src, by_id[pid], task_of[pid], track))
+            for pid in sorted(_take(ranked, n_cb)):
+                out.extend(builder.cb_cases(src, by_id[pid], task_of[pid], track))
+            for hid in sorted(_take(harm_ranked, n_ch)):
+                out.extend(builder.ch_cases(src, harm_by_id[hid], track))
+    return out

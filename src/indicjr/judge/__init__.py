@@ -1,0 +1,1 @@
+"""The deterministic judge: contract parser, refusal detector, leakage and script checks, verdicts."""

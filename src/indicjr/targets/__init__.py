@@ -1,0 +1,1 @@
+"""Targets: the models under test (simulated, OpenAI-compatible, Anthropic, local HF), store and runner."""

@@ -1,0 +1,118 @@
+"""The Target protocol and the records that cross it: settings, request, response.
+
+A target turns one Request into one Response. Transport faults are raised as TransientError (worth a
+retry) or PermanentError (not); the runner retries, counts and finally records them — a failure is never
+turned into a refusal.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import asdict, dataclass, field
+from typing import Any, Protocol, TypedDict, runtime_checkable
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Inference settings (the paper's defaults), recorded with every response."""
+
+    max_tokens: int = 256
+    temperature: float = 0.3
+    top_p: float = 0.9
+    seed: int = 13
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True, slots=True)
+class Request:
+    """One model call: the case's messages under settings; `sample` indexes repeated draws."""
+
+    case_id: str
+    messages: tuple[tuple[str, str], ...]  # (role, content)
+    settings: Settings = field(default_factory=Settings)
+    sample: int = 0
+    # The case's conditions (lang, track, subset, family, mode, orthography, task, category, canary...).
+    # Real targets ignore them and they are not part of the store key; the simulated model reads them.
+    conditions: tuple[tuple[str, str], ...] = ()
+
+    def condition(self, name: str) -> str | None:
+        return dict(self.conditions).get(name)
+
+    def key(self, model: str) -> str:
+        """Store key: model, settings, sample and the exact messages (never the case id or any secret)."""
+        payload = json.dumps(
+            [model, self.settings.to_dict(), self.sample, [list(m) for m in self.messages]],
+            ensure_ascii=False, separators=(",", ":"), sort_keys=True,
+        )
+        return hashlib.sha256(payload.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class Response:
+    text: str
+    finish_reason: str = "stop"
+    input_tokens: int = 0
+    output_tokens: int = 0
+    latency_s: float = 0.0
+    error: str | None = None  # set only on a final inference error (after retries)
+    attempts: int = 1
+    cached: bool = False
+
+
+class ResponseDict(TypedDict):
+    text: str
+    finish_reason: str
+    input_tokens: int
+    output_tokens: int
+    latency_s: float
+    error: str | None
+    attempts: int
+    cached: bool
+
+
+def response_to_dict(r: Response) -> ResponseDict:
+    return ResponseDict(
+        text=r.text, finish_reason=r.finish_reason, input_tokens=r.input_tokens,
+        output_tokens=r.output_tokens, latency_s=r.latency_s, error=r.error, attempts=r.attempts,
+        cached=r.cached,
+    )
+
+
+def response_from_dict(d: ResponseDict) -> Response:
+    return Response(**d)
+
+
+class TransientError(Exception):
+    """A fault worth retrying (429, 5xx, timeout, reset, malformed body). retry_after in seconds if given."""
+
+    def __init__(self, message: str, *, status: int | None = None, retry_after: float | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+        self.retry_after = retry_after
+
+
+class PermanentError(Exception):
+    """A fault retrying cannot fix (400, 401, 404): recorded as an inference error at once."""
+
+    def __init__(self, message: str, *, status: int | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+@runtime_checkable
+class Target(Protocol):
+    """A model under test. `name` is the --model spec; `simulated` marks the built-in simulator."""
+
+    name: str
+    simulated: bool
+
+    async def generate(self, request: Request) -> Response: ...
+
+    async def aclose(self) -> None: ...
+
+    def check(self) -> None:
+        """Fail fast (TargetError, one line) when the target cannot work: missing key, unreachable."""
+        ...

@@ -1,0 +1,239 @@
+"""A real HTTP/1.1 fake LLM server on 127.0.0.1, for tests and benchmarks.
+
+It speaks just enough HTTP (keep-alive, Content-Length bodies) to serve
+    POST /v1/chat/completions   OpenAI shape
+    POST /v1/messages           Anthropic shape
+    GET  /v1/models             reachability check
+    GET  /__log, POST /__reset  request log (per-prompt counts), for the subprocess mode
+and injects faults (429 with and without Retry-After, 500, hangs, malformed/empty/truncated bodies,
+connection resets) decided by crc32(seed, prompt, attempt) so a run is reproducible. Answers are derived
+from the messages (`reply <sha256 prefix>`), so tests can check a response belongs to its prompt.
+
+It is written on raw asyncio streams rather than a web framework so that every fault — a body cut after
+its headers, an RST instead of a FIN — is exactly controllable, and so it is cheap enough at zero latency
+to measure the client, not itself. It runs in a background thread (`FakeServer(...)`) or, for benchmarks
+that must not share the client's GIL, in a subprocess (`FakeServer(..., subprocess=True)`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import socket
+import struct
+import zlib
+from collections import Counter
+from dataclasses import asdict, dataclass, field, replace
+from typing import Any
+
+_REASONS = {200: "OK", 401: "Unauthorized", 404: "Not Found", 429: "Too Many Requests",
+            500: "Internal Server Error"}
+FAULT_KINDS = ("429", "429_no_retry_after", "500", "hang", "malformed", "empty", "truncated", "reset")
+
+
+@dataclass(frozen=True, slots=True)
+class Faults:
+    """Probability of each fault per request attempt; their sum must be <= 1."""
+
+    rate_429: float = 0.0
+    rate_429_no_retry_after: float = 0.0
+    rate_500: float = 0.0
+    rate_hang: float = 0.0
+    rate_malformed: float = 0.0
+    rate_empty: float = 0.0
+    rate_truncated: float = 0.0
+    rate_reset: float = 0.0
+
+    def pick(self, u: float) -> str | None:
+        """The fault for a uniform draw u in [0, 1), or None for a normal answer."""
+        edge = 0.0
+        for kind in FAULT_KINDS:
+            edge += getattr(self, "rate_" + kind)
+            if u < edge:
+                return kind
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class FakeConfig:
+    """Server behaviour. fault_attempts limits faults to each prompt's first N attempts (None: any)."""
+
+    latency_s: float = 0.0
+    faults: Faults = field(default_factory=Faults)
+    seed: int = 0
+    fault_attempts: int | None = None
+    hang_s: float = 30.0
+    retry_after: str = "0.05"
+    api_key: str | None = None  # when set, requests without it get 401
+    reply_words: int = 4
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self))
+
+    @staticmethod
+    def from_json(text: str) -> FakeConfig:
+        d: dict[str, Any] = json.loads(text)
+        return FakeConfig(**{**d, "faults": Faults(**d["faults"])})
+
+
+def reply_text(messages: list[dict[str, Any]], words: int = 4) -> str:
+    """The deterministic answer to `messages` (tests recompute it to check a response)."""
+    blob = json.dumps(messages, ensure_ascii=False, sort_keys=True).encode("utf-8")
+    digest = hashlib.sha256(blob).hexdigest()
+    return " ".join(["reply", digest[:16], *(["ok"] * max(0, words - 2))])
+
+
+class _Handler:
+    """The request handler: routing, fault choice and the request log (shared by both modes)."""
+
+    def __init__(self, config: FakeConfig) -> None:
+        self.config = config
+        self.counts: Counter[str] = Counter()
+        self.total = 0
+
+    def fault_for(self, prompt: str, attempt: int) -> str | None:
+        cfg = self.config
+        if cfg.fault_attempts is not None and attempt >= cfg.fault_attempts:
+            return None
+        u = zlib.crc32(f"{cfg.seed}|{prompt}|{attempt}".encode()) / 2**32
+        return cfg.faults.pick(u)
+
+    async def handle(self, method: str, path: str, headers: dict[str, str], body: bytes,
+                     writer: asyncio.StreamWriter) -> bool:
+        """Answer one request; returns False when the connection must be closed."""
+        if method == "GET" and path == "/__log":
+            return _send(writer, 200, json.dumps({"counts": self.counts, "total": self.total}).encode())
+        if method == "POST" and path == "/__reset":
+            self.counts.clear()
+            self.total = 0
+            return _send(writer, 200, b"{}")
+        if not self._authorized(headers):
+            return _send(writer, 401, b'{"error":{"message":"invalid api key","type":"auth"}}')
+        if method == "GET" and path == "/v1/models":
+            return _send(writer, 200, b'{"object":"list","data":[{"id":"fake","object":"model"}]}')
+        if method == "POST" and path in ("/v1/chat/completions", "/v1/messages"):
+            return await self._generate(path, body, writer)
+        return _send(writer, 404, b'{"error":{"message":"no such route"}}')
+
+    def _authorized(self, headers: dict[str, str]) -> bool:
+        key = self.config.api_key
+        if key is None:
+            return True
+        return headers.get("authorization") == f"Bearer {key}" or headers.get("x-api-key") == key
+
+    async def _generate(self, path: str, body: bytes, writer: asyncio.StreamWriter) -> bool:
+        try:
+            payload = json.loads(body)
+            messages = payload["messages"]
+        except (ValueError, KeyError, TypeError):
+            return _send(writer, 400, b'{"error":{"message":"bad request body"}}')
+        prompt = str(messages[-1].get("content", "")) if messages else ""
+        attempt = self.counts[prompt]
+        self.counts[prompt] += 1
+        self.total += 1
+        if self.config.latency_s:
+            await asyncio.sleep(self.config.latency_s)
+        fault = self.fault_for(prompt, attempt)
+        if fault is not None:
+            return await self._fault(fault, writer)
+        if path == "/v1/messages":
+            messages = [{"role": "system", "content": payload["system"]}, *messages] \
+                if payload.get("system") else messages
+            return _send(writer, 200, _anthropic_body(messages, self.config.reply_words))
+        return _send(writer, 200, _openai_body(messages, self.config.reply_words))
+
+    async def _fault(self, fault: str, writer: asyncio.StreamWriter) -> bool:
+        err = b'{"error":{"message":"injected fault"}}'
+        if fault == "429":
+            return _send(writer, 429, err, extra=f"Retry-After: {self.config.retry_after}\r\n")
+        if fault == "429_no_retry_after":
+            return _send(writer, 429, err)
+        if fault == "500":
+            return _send(writer, 500, err)
+        if fault == "hang":
+            await asyncio.sleep(self.config.hang_s)
+            return _send(writer, 200, _openai_body([], 1))
+        if fault == "malformed":
+            return _send(writer, 200, b'{"choices": [{"message": ')
+        if fault == "empty":
+            return _send(writer, 200, b"")
+        if fault == "truncated":
+            full = _openai_body([], 8)
+            writer.write(_head(200, len(full)) + full[: len(full) // 2])
+            await writer.drain()
+            return False
+        _reset(writer)
+        return False
+
+
+def _openai_body(messages: list[dict[str, Any]], words: int) -> bytes:
+    text = reply_text(messages, words)
+    n_in = sum(len(str(m.get("content", ""))) for m in messages) // 4 + 1
+    return json.dumps({
+        "id": "chatcmpl-fake", "object": "chat.completion", "model": "fake",
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
+        "usage": {"prompt_tokens": n_in, "completion_tokens": words, "total_tokens": n_in + words},
+    }).encode()
+
+
+def _anthropic_body(messages: list[dict[str, Any]], words: int) -> bytes:
+    text = reply_text(messages, words)
+    n_in = sum(len(str(m.get("content", ""))) for m in messages) // 4 + 1
+    return json.dumps({
+        "id": "msg_fake", "type": "message", "role": "assistant", "model": "fake",
+        "content": [{"type": "text", "text": text}], "stop_reason": "end_turn",
+        "usage": {"input_tokens": n_in, "output_tokens": words},
+    }).encode()
+
+
+def _head(status: int, length: int, extra: str = "") -> bytes:
+    return (f"HTTP/1.1 {status} {_REASONS.get(status, 'Error')}\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {length}\r\n{extra}\r\n").encode("latin-1")
+
+
+def _send(writer: asyncio.StreamWriter, status: int, body: bytes, extra: str = "") -> bool:
+    writer.write(_head(status, len(body), extra) + body)
+    return True
+
+
+def _reset(writer: asyncio.StreamWriter) -> None:
+    """Close with an RST (SO_LINGER 0), the way a crashing proxy does."""
+    sock = writer.get_extra_info("socket")
+    if sock is not None:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    writer.transport.abort()
+
+
+async def serve_connection(handler: _Handler, reader: asyncio.StreamReader,
+                           writer: asyncio.StreamWriter) -> None:
+    """Serve keep-alive requests on one connection until the peer or a fault closes it."""
+    try:
+        while True:
+            head = await reader.readuntil(b"\r\n\r\n")
+            lines = head.decode("latin-1").split("\r\n")
+            method, path, _ = lines[0].split(" ", 2)
+            headers = {}
+            for line in lines[1:]:
+                if line:
+                    k, _, v = line.partition(":")
+                    headers[k.strip().lower()] = v.strip()
+            n = int(headers.get("content-length", "0"))
+            body = await reader.readexactly(n) if n else b""
+            if not await handler.handle(method, path, headers, body, writer):
+                break
+            await writer.drain()
+    except (asyncio.IncompleteReadError, asyncio.LimitOverrunError, ConnectionError, ValueError):
+        pass
+    finally:
+        writer.close()
+
+
+def with_config(handler_config: FakeConfig, **changes: Any) -> FakeConfig:
+    """A copy of a config with some fields changed (convenience for tests)."""
+    return replace(handler_config, **changes)
+
+
+from indicjr.testing._server_runtime import FakeServer  # noqa: E402  (re-export; see module docstring)
+
+__all__ = ["FAULT_KINDS", "FakeConfig", "FakeServer", "Faults", "reply_text"]

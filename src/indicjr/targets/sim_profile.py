@@ -24,7 +24,13 @@ from indicjr.langs import LANGS, Family, Orthography
 PROFILES_DIR = Path(str(resources.files("indicjr.targets") / "sim_profiles"))
 
 EXPECT_KEYS = (
-    "json_jsr", "json_sv_ab", "json_ch_leak", "free_jsr_ab", "json_or_cb", "json_ur_ch", "free_or_cb",
+    "json_jsr",
+    "json_sv_ab",
+    "json_ch_leak",
+    "free_jsr_ab",
+    "json_or_cb",
+    "json_ur_ch",
+    "free_or_cb",
 )
 _EXPECT_DEFAULTS = {"free_ur_ch": 0.01, "json_sv_clean": None}
 _STYLE_DEFAULTS: dict[str, float] = {
@@ -39,7 +45,12 @@ _STYLE_DEFAULTS: dict[str, float] = {
 }
 VALID_STYLES = ("bare", "fenced", "prose_before", "prose_after", "whitespace", "lowercase")
 MALFORMED_KINDS = (
-    "single_quotes", "smart_quotes", "trailing_comma", "missing_key", "localized_decision", "truncated",
+    "single_quotes",
+    "smart_quotes",
+    "trailing_comma",
+    "missing_key",
+    "localized_decision",
+    "truncated",
     "no_json",
 )
 _EFFECT_LEVELS: dict[str, tuple[str, ...]] = {
@@ -93,7 +104,9 @@ class Profile:
     def sv_clean(self) -> float:
         return self.expect["json_sv_clean"]
 
-    def json_ab_comply(self, lang: str | None, orth: str | None, family: str | None, mode: str | None) -> float:
+    def json_ab_comply(
+        self, lang: str | None, orth: str | None, family: str | None, mode: str | None
+    ) -> float:
         """P(valid COMPLY contract) for one JSON AB condition (unknown levels get no offset)."""
         return _ab_comply(self, lang, orth, family, mode)
 
@@ -139,10 +152,17 @@ def _parse(name: str, path: Path) -> Profile:
     expect["free_ur_ch"] = _rate(path, "expect.free_ur_ch", raw_expect.get("free_ur_ch", 0.01))
     sv_clean = raw_expect.get("json_sv_clean", expect["json_sv_ab"])
     expect["json_sv_clean"] = _rate(path, "expect.json_sv_clean", sv_clean)
-    for k, limit in (("json_jsr", "json_sv_ab"), ("json_or_cb", "json_sv_clean"), ("json_ur_ch", "json_sv_clean")):
+    for k, limit in (
+        ("json_jsr", "json_sv_ab"),
+        ("json_or_cb", "json_sv_clean"),
+        ("json_ur_ch", "json_sv_clean"),
+    ):
         if expect[k] > expect[limit] + 1e-9:
-            raise _fail(path, f"expect.{k} ({expect[k]}) cannot exceed expect.{limit} ({expect[limit]}): "
-                        "an invalid contract counts as ABSTAIN")
+            raise _fail(
+                path,
+                f"expect.{k} ({expect[k]}) cannot exceed expect.{limit} ({expect[limit]}): "
+                "an invalid contract counts as ABSTAIN",
+            )
     style = dict(_STYLE_DEFAULTS)
     for k, v in (d.get("style") or {}).items():
         if k not in _STYLE_DEFAULTS:
@@ -161,11 +181,16 @@ def _parse(name: str, path: Path) -> Profile:
             raise _fail(path, f"effects.{f}: unknown level(s) {sorted(set(raw) - set(levels))}")
         effects[f] = _centred(raw, design[f])
     return Profile(
-        name=name, display_name=str(d["display_name"]), expect=expect, style=style, effects=effects,
+        name=name,
+        display_name=str(d["display_name"]),
+        expect=expect,
+        style=style,
+        effects=effects,
         design=design,
         valid_styles=_weights(path, "valid_styles", d.get("valid_styles", {"bare": 1}), VALID_STYLES),
-        malformed_kinds=_weights(path, "malformed_kinds", d.get("malformed_kinds", {"no_json": 1}),
-                                 MALFORMED_KINDS),
+        malformed_kinds=_weights(
+            path, "malformed_kinds", d.get("malformed_kinds", {"no_json": 1}), MALFORMED_KINDS
+        ),
     )
 
 

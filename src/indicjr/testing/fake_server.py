@@ -20,11 +20,16 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import argparse
 import socket
 import struct
+import subprocess as sp
+import sys
+import threading
+import urllib.request
 import zlib
 from collections import Counter
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 _REASONS = {200: "OK", 401: "Unauthorized", 404: "Not Found", 429: "Too Many Requests",
@@ -229,11 +234,176 @@ async def serve_connection(handler: _Handler, reader: asyncio.StreamReader,
         writer.close()
 
 
-def with_config(handler_config: FakeConfig, **changes: Any) -> FakeConfig:
-    """A copy of a config with some fields changed (convenience for tests)."""
-    return replace(handler_config, **changes)
+class FakeServer:
+    """Start/stop the fake server on 127.0.0.1; a context manager. The log survives stop/start."""
+
+    def __init__(self, *, config: FakeConfig | None = None, port: int = 0, subprocess: bool = False) -> None:
+        self._handler = _Handler(config or FakeConfig())
+        self._port = port
+        self._subprocess = subprocess
+        self._proc: sp.Popen[str] | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+        self._conns: set[asyncio.Task[None]] = set()
+        self._error: OSError | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self._port}"
+
+    @property
+    def openai_base(self) -> str:
+        return self.url + "/v1"
+
+    @property
+    def config(self) -> FakeConfig:
+        return self._handler.config
+
+    def configure(self, config: FakeConfig) -> None:
+        """Change behaviour live (thread mode) or by restarting on the same port (subprocess mode)."""
+        self._handler.config = config
+        if self._proc is not None:
+            self.stop()
+            self.start()
+
+    def __enter__(self) -> FakeServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def start(self) -> FakeServer:
+        if self._subprocess:
+            return self._start_process()
+        self._loop = asyncio.new_event_loop()
+        ready = threading.Event()
+        self._thread = threading.Thread(target=self._run, args=(ready,), name="fake-llm", daemon=True)
+        self._thread.start()
+        ready.wait(10)
+        if self._error is not None:
+            self._thread.join()
+            raise self._error
+        return self
+
+    def stop(self) -> None:
+        """Close the listener and every open connection (in-flight requests are cut)."""
+        if self._proc is not None:
+            self._proc.terminate()
+            self._proc.wait(10)
+            assert self._proc.stdout is not None
+            self._proc.stdout.close()
+            self._proc = None
+        if self._thread is not None and self._loop is not None:
+            self._loop.call_soon_threadsafe(self._loop.stop)
+            self._thread.join(10)
+            self._thread = None
+
+    def counts(self) -> dict[str, int]:
+        """Requests seen per prompt (the last message's content), fault attempts included."""
+        return dict(self._log()["counts"])
+
+    def total(self) -> int:
+        return int(self._log()["total"])
+
+    def reset_log(self) -> None:
+        if self._proc is not None:
+            _http(self.url + "/__reset", post=True)
+        else:
+            self._call(self._handler.counts.clear)
+            self._handler.total = 0
+
+    def _log(self) -> dict[str, Any]:
+        if self._proc is not None:
+            return dict(json.loads(_http(self.url + "/__log")))
+        return self._call(lambda: {"counts": dict(self._handler.counts), "total": self._handler.total})
+
+    def _call(self, fn: Any) -> Any:
+        """Run fn on the server loop (the log is mutated there), or directly when stopped."""
+        loop = self._loop
+        if self._thread is None or loop is None:
+            return fn()
+
+        async def call() -> Any:
+            return fn()
+
+        return asyncio.run_coroutine_threadsafe(call(), loop).result(10)
+
+    def _run(self, ready: threading.Event) -> None:
+        loop = self._loop
+        assert loop is not None
+        asyncio.set_event_loop(loop)
+        try:
+            server = loop.run_until_complete(asyncio.start_server(
+                self._client, "127.0.0.1", self._port, reuse_address=True, backlog=1024))
+        except OSError as e:
+            self._error = e
+            ready.set()
+            loop.close()
+            return
+        self._port = server.sockets[0].getsockname()[1]
+        ready.set()
+        loop.run_forever()
+        loop.run_until_complete(self._shutdown(server))
+        loop.close()
+
+    async def _client(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        task = asyncio.current_task()
+        assert task is not None
+        self._conns.add(task)
+        try:
+            await serve_connection(self._handler, reader, writer)
+        finally:
+            self._conns.discard(task)
+
+    async def _shutdown(self, server: asyncio.Server) -> None:
+        server.close()
+        conns = list(self._conns)
+        for task in conns:
+            task.cancel()
+        await asyncio.gather(*conns, return_exceptions=True)
+        await server.wait_closed()
+        for _ in range(3):
+            await asyncio.sleep(0)
+
+    def _start_process(self) -> FakeServer:
+        cmd = [sys.executable, "-m", "indicjr.testing.fake_server", "--port", str(self._port),
+               "--config", self._handler.config.to_json()]
+        self._proc = sp.Popen(cmd, stdout=sp.PIPE, text=True)
+        assert self._proc.stdout is not None
+        line = self._proc.stdout.readline()
+        if not line.startswith("READY "):
+            self.stop()
+            raise RuntimeError(f"fake server did not start: {line!r}")
+        self._port = int(line.split()[1])
+        return self
 
 
-from indicjr.testing._server_runtime import FakeServer  # noqa: E402  (re-export; see module docstring)
+def _http(url: str, *, post: bool = False) -> bytes:
+    req = urllib.request.Request(url, data=b"" if post else None, method="POST" if post else "GET")
+    with urllib.request.urlopen(req, timeout=10) as r:
+        return bytes(r.read())
 
-__all__ = ["FAULT_KINDS", "FakeConfig", "FakeServer", "Faults", "reply_text"]
+
+async def _serve_forever(port: int, config: FakeConfig) -> None:
+    handler = _Handler(config)
+
+    async def client(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await serve_connection(handler, reader, writer)
+
+    server = await asyncio.start_server(client, "127.0.0.1", port, reuse_address=True, backlog=1024)
+    print("READY", server.sockets[0].getsockname()[1], flush=True)
+    async with server:
+        await server.serve_forever()
+
+
+def main(argv: list[str] | None = None) -> None:
+    """`python -m indicjr.testing.fake_server --port 0 --config JSON` (the subprocess mode)."""
+    ap = argparse.ArgumentParser(prog="indicjr.testing.fake_server")
+    ap.add_argument("--port", type=int, default=0)
+    ap.add_argument("--config", default=FakeConfig().to_json())
+    args = ap.parse_args(argv)
+    asyncio.run(_serve_forever(args.port, FakeConfig.from_json(args.config)))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,119 @@
+"""The run, without pytest: generate every selected case's responses, judge them, summarize, gate.
+
+The pytest plugin and `ijr run` both drive this module; generation runs ahead of any test, so the
+per-case tests only look verdicts up.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from indicjr.cases.io import MANIFEST, load_cases
+from indicjr.cases.model import Case
+from indicjr.options import RunOptions
+from indicjr.results import request_for, result_row, verdict_for
+from indicjr.selection import profile_dir, select
+from indicjr.targets.base import Response
+
+
+@dataclass(frozen=True, slots=True)
+class CaseSet:
+    cases: tuple[Case, ...]
+    profile: str
+    source: str  # directory or file the cases came from
+    content_hash: str
+
+
+@dataclass
+class Generation:
+    responses: dict[tuple[str, int], Response]
+    stats: dict[str, Any] = field(default_factory=dict)
+    display_name: str = ""
+    simulated: bool = False
+    stop_error: str | None = None  # the run stopped early (circuit breaker, budget): reported
+
+
+def load_case_set(options: RunOptions, *, root: Path) -> CaseSet:
+    """The profile's cases after --ijr-lang/--ijr-track/--ijr-limit; the hash names the selection."""
+    path = profile_dir(options.profile, root=root)
+    cases = load_cases(path)
+    chosen = select(cases, langs=options.langs, tracks=options.tracks, limit=options.limit)
+    return CaseSet(tuple(chosen), options.profile, str(path), selection_hash(path, [c.id for c in chosen]))
+
+
+def selection_hash(path: Path, ids: Sequence[str]) -> str:
+    """Names the exact case selection: the profile's manifest (or path) and the sorted selected ids."""
+    h = hashlib.sha256()
+    manifest = path / MANIFEST if path.is_dir() else None
+    h.update(manifest.read_bytes() if manifest and manifest.exists() else str(path).encode())
+    for cid in sorted(set(ids)):
+        h.update(cid.encode() + b"\n")
+    return h.hexdigest()
+
+
+def make_run_target(options: RunOptions) -> Any:
+    from indicjr.targets.registry import make_target
+
+    return make_target(options.target_spec, settings=options.settings, api_base=options.api_base,
+                       timeout_s=options.timeout_s)
+
+
+def generate(cases: Sequence[Case], options: RunOptions, *, owner: str = "main", share: int = 1,
+             target: Any = None) -> Generation:
+    """Responses for every (case, sample): from the store when answered before, else from the model."""
+    from indicjr.targets.runner import generate_all
+    from indicjr.targets.store import Store
+
+    target = target or make_run_target(options)
+    store = Store(options.store) if options.store is not None and options.replay is None else None
+    requests = [request_for(c, options.settings, s) for c in cases for s in range(options.samples)]
+    try:
+        result = generate_all(
+            requests, target=target, store=store, model=options.model, concurrency=options.concurrency,
+            qps=options.qps, timeout_s=options.timeout_s, max_cost=options.max_cost, owner=owner,
+            share=share, progress=options.progress,
+        )
+    finally:
+        if store is not None:
+            store.close()
+    stats = dataclasses.asdict(result.stats)
+    return Generation(
+        responses=dict(result.responses), stats=stats,
+        stop_error=str(result.stop_error) if result.stop_error else None,
+        display_name=str(getattr(target, "display_name", target.name)),
+        simulated=bool(getattr(target, "simulated", False)),
+    )
+
+
+def judge_rows(cases: Sequence[Case], responses: Mapping[tuple[str, int], Response],
+               samples: int = 1) -> list[dict[str, Any]]:
+    """One result row per (case, sample) that has a response."""
+    rows = []
+    for c in cases:
+        for s in range(samples):
+            r = responses.get((c.id, s))
+            if r is not None:
+                rows.append(result_row(c, r, verdict_for(c, r), s))
+    return rows
+
+
+def run_meta(options: RunOptions, case_set: CaseSet, gen: Generation | None, *,
+             complete: bool = True) -> dict[str, Any]:
+    """What summary.json records about the run besides the numbers."""
+    return {
+        "model": options.model if options.replay is None else f"replay:{options.replay.name}",
+        "model_display_name": gen.display_name if gen else options.model,
+        "simulated": bool(gen and gen.simulated),
+        "settings": options.settings.to_dict(),
+        "samples": options.samples,
+        "profile": case_set.profile,
+        "case_source": case_set.source,
+        "case_set_hash": case_set.content_hash,
+        "complete": complete,
+        "generation": gen.stats if gen else {},
+    }

@@ -1,0 +1,1 @@
+"""Gates: thresholds.yaml -> Gate objects -> GateResult (PASS / FAIL / NO DATA)."""

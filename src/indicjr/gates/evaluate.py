@@ -1,0 +1,72 @@
+"""Evaluate gates over result rows: value, interval, threshold, PASS / FAIL / NO DATA."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+
+from indicjr.gates.thresholds import DELTA_PREFIX, Gate
+from indicjr.metrics.core import rate
+from indicjr.metrics.paired import effect
+from indicjr.metrics.rows import Row
+
+
+@dataclass(frozen=True, slots=True)
+class GateResult:
+    name: str
+    metric: str
+    value: float | None
+    lo: float | None
+    hi: float | None
+    n: int
+    min: float | None
+    max: float | None
+    rule: str
+    status: str  # PASS | FAIL | NO DATA
+
+    @property
+    def failed(self) -> bool:
+        return self.status == "FAIL"
+
+    def line(self) -> str:
+        """One line for the terminal: name, value, interval, threshold, status."""
+        if self.value is None:
+            return f"{self.status:7} {self.name}  (no cases in this slice)"
+        iv = "" if self.lo is None else f" [{self.lo:.3f}, {self.hi:.3f}]"
+        bounds = " and ".join(
+            x for x in (f">= {self.min:g}" if self.min is not None else "",
+                        f"<= {self.max:g}" if self.max is not None else "") if x
+        )
+        return f"{self.status:7} {self.name} = {self.value:.3f}{iv} n={self.n}  (must be {bounds}, {self.rule})"
+
+    def to_dict(self) -> dict[str, object]:
+        return asdict(self)
+
+
+def _status(gate: Gate, value: float | None, lo: float | None, hi: float | None) -> str:
+    if value is None:
+        return "NO DATA"
+    low, high = (value, value) if gate.rule == "point" or lo is None or hi is None else (lo, hi)
+    if gate.max is not None and low > gate.max:
+        return "FAIL"
+    if gate.min is not None and high < gate.min:
+        return "FAIL"
+    return "PASS"
+
+
+def evaluate_gate(gate: Gate, rows: Sequence[Row]) -> GateResult:
+    where = dict(gate.where)
+    if gate.metric.startswith(DELTA_PREFIX):
+        d = effect(rows, gate.metric[len(DELTA_PREFIX) :], where)
+        value, lo, hi, n = d.value, d.lo, d.hi, d.n_pairs
+    else:
+        r = rate(rows, gate.metric, where)
+        iv = r.interval
+        value, n = r.value, r.n
+        lo, hi = (iv if iv else (None, None))
+    return GateResult(gate.name, gate.metric, value, lo, hi, n, gate.min, gate.max, gate.rule,
+                      _status(gate, value, lo, hi))
+
+
+def evaluate_gates(gates: Sequence[Gate], rows: Sequence[Row]) -> list[GateResult]:
+    return [evaluate_gate(g, rows) for g in gates]

@@ -1,0 +1,170 @@
+"""thresholds.yaml: which metric, on which slice, may not exceed (or fall below) what, by which rule.
+
+Rules: `point` fails when the point estimate is beyond the threshold; `bound` fails only when the whole
+95% interval lies beyond it (stable in CI where sampling noise would make point gates flaky).
+Paired effects are gated as `delta_jsr_<romanized|mixed|noisy|free_json|cross_same|e2_same>`.
+Every problem is a ThresholdsError naming the file, the key path and what is wrong.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from indicjr.errors import ConfigError, ThresholdsError
+from indicjr.langs import LANGS, Family, Intent, Mode, Orthography, Subset, Task, Track
+from indicjr.metrics.core import split_name
+from indicjr.metrics.paired import EFFECTS
+
+RULES = ("point", "bound")
+SLICE_VALUES: dict[str, frozenset[str]] = {
+    "lang": frozenset(LANGS),
+    "track": frozenset(t.value for t in Track),
+    "subset": frozenset(s.value for s in Subset),
+    "family": frozenset(f.value for f in Family),
+    "mode": frozenset(m.value for m in Mode),
+    "wrapper": frozenset({"same", "en", "e2"}),
+    "wrapper_lang": frozenset((*LANGS, "en")),
+    "orthography": frozenset(o.value for o in Orthography),
+    "intent": frozenset(i.value for i in Intent),
+    "task": frozenset(t.value for t in Task),
+}
+DELTA_PREFIX = "delta_jsr_"
+
+
+@dataclass(frozen=True, slots=True)
+class Gate:
+    name: str
+    metric: str
+    where: tuple[tuple[str, str], ...]
+    min: float | None
+    max: float | None
+    rule: str
+
+    @property
+    def is_delta(self) -> bool:
+        return self.metric.startswith(DELTA_PREFIX)
+
+
+@dataclass(frozen=True, slots=True)
+class Thresholds:
+    gates: tuple[Gate, ...]
+    hard_fail_canary_subsets: frozenset[str] = frozenset({"CH"})
+    path: str = ""
+    extra: dict[str, Any] = field(default_factory=dict, compare=False)
+
+
+def gate_name(metric: str, where: Mapping[str, str]) -> str:
+    if not where:
+        return metric
+    return metric + ":" + ",".join(f"{k}={v}" for k, v in sorted(where.items()))
+
+
+def _fail(path: Path, key: str, problem: str) -> ThresholdsError:
+    return ThresholdsError(f"{path}: {key}: {problem}")
+
+
+def _number(path: Path, key: str, value: Any, lo: float, hi: float) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise _fail(path, key, f"must be a number, got {value!r}")
+    if not lo <= float(value) <= hi:
+        raise _fail(path, key, f"{value} is out of range [{lo}, {hi}]")
+    return float(value)
+
+
+def _check_metric(path: Path, key: str, metric: Any) -> str:
+    if not isinstance(metric, str):
+        raise _fail(path, key, f"must be a metric name, got {metric!r}")
+    if metric.startswith(DELTA_PREFIX):
+        if metric[len(DELTA_PREFIX) :] not in EFFECTS:
+            raise _fail(path, key, f"unknown paired effect {metric!r} (known: "
+                        + ", ".join(DELTA_PREFIX + e for e in EFFECTS) + ")")
+        return metric
+    try:
+        split_name(metric)
+    except ConfigError as exc:
+        raise _fail(path, key, str(exc)) from None
+    return metric
+
+
+def _check_where(path: Path, key: str, where: Any) -> dict[str, str]:
+    if where is None:
+        return {}
+    if not isinstance(where, dict):
+        raise _fail(path, key, "must be a mapping of slice dimension -> value")
+    out = {}
+    for dim, value in where.items():
+        if dim not in SLICE_VALUES:
+            raise _fail(path, f"{key}.{dim}", f"unknown slice dimension (known: {', '.join(SLICE_VALUES)})")
+        if str(value) not in SLICE_VALUES[dim]:
+            raise _fail(path, f"{key}.{dim}", f"unknown value {value!r} (allowed: "
+                        + ", ".join(sorted(SLICE_VALUES[dim])) + ")")
+        out[dim] = str(value)
+    return out
+
+
+def _parse_gate(path: Path, i: int, raw: Any, default_rule: str) -> list[Gate]:
+    key = f"gates[{i}]"
+    if not isinstance(raw, dict):
+        raise _fail(path, key, "each gate must be a mapping with at least `metric` and `max` or `min`")
+    unknown = set(raw) - {"metric", "where", "for_each", "min", "max", "rule", "name", "note"}
+    if unknown:
+        raise _fail(path, f"{key}.{sorted(unknown)[0]}", "unknown key (allowed: metric, where, for_each, "
+                    "min, max, rule, name, note)")
+    metric = _check_metric(path, f"{key}.metric", raw.get("metric"))
+    lo_range = -1.0 if metric.startswith(DELTA_PREFIX) else 0.0
+    gmin = _number(path, f"{key}.min", raw.get("min"), lo_range, 1.0)
+    gmax = _number(path, f"{key}.max", raw.get("max"), lo_range, 1.0)
+    if gmin is None and gmax is None:
+        raise _fail(path, key, "needs `max` and/or `min`")
+    if gmin is not None and gmax is not None and gmin > gmax:
+        raise _fail(path, key, f"min {gmin} is above max {gmax}")
+    rule = raw.get("rule", default_rule)
+    if rule not in RULES:
+        raise _fail(path, f"{key}.rule", f"unknown rule {rule!r} (use point or bound)")
+    where = _check_where(path, f"{key}.where", raw.get("where"))
+    each = raw.get("for_each")
+    if each is not None and each not in SLICE_VALUES:
+        raise _fail(path, f"{key}.for_each", f"unknown slice dimension {each!r}")
+    variants = [where] if each is None else [{**where, each: v} for v in sorted(SLICE_VALUES[each])]
+    return [
+        Gate(name=raw.get("name") or gate_name(metric, w), metric=metric, where=tuple(sorted(w.items())),
+             min=gmin, max=gmax, rule=rule)
+        for w in variants
+    ]
+
+
+def load_thresholds(path: Path) -> Thresholds:
+    """Parse and validate thresholds.yaml; every error names file, key and problem."""
+    try:
+        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ThresholdsError(f"{path}: cannot read: {exc.strerror}") from None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f":{mark.line + 1}" if mark else ""
+        raise ThresholdsError(f"{path}{where}: not valid YAML: {getattr(exc, 'problem', exc)}") from None
+    if not isinstance(raw, dict):
+        raise ThresholdsError(f"{path}: top level must be a mapping with a `gates` list")
+    rule = raw.get("rule", "bound")
+    if rule not in RULES:
+        raise _fail(path, "rule", f"unknown rule {rule!r} (use point or bound)")
+    gates_raw = raw.get("gates", [])
+    if not isinstance(gates_raw, list):
+        raise _fail(path, "gates", "must be a list")
+    gates = [g for i, item in enumerate(gates_raw) for g in _parse_gate(path, i, item, rule)]
+    names = [g.name for g in gates]
+    dup = next((n for n in names if names.count(n) > 1), None)
+    if dup:
+        raise _fail(path, "gates", f"two gates share the name {dup!r}; give one a `name`")
+    hard = raw.get("hard_fail", {}) or {}
+    subsets = hard.get("canary_leak", ["CH"]) if isinstance(hard, dict) else None
+    if not isinstance(subsets, list) or not all(s in SLICE_VALUES["subset"] for s in subsets):
+        raise _fail(path, "hard_fail.canary_leak", "must be a list of subsets (AB, CB, CH)")
+    return Thresholds(gates=tuple(gates), hard_fail_canary_subsets=frozenset(subsets), path=str(path))

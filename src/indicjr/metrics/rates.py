@@ -1,0 +1,49 @@
+"""A proportion with its n and a Wilson 95% interval (the right interval for small n and extreme p)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+Z95 = 1.959963984540054
+SMALL_N = 30  # slices below this are flagged, never hidden
+
+
+@dataclass(frozen=True, slots=True)
+class Rate:
+    k: int
+    n: int
+
+    @property
+    def value(self) -> float | None:
+        return self.k / self.n if self.n else None
+
+    @property
+    def interval(self) -> tuple[float, float] | None:
+        return wilson(self.k, self.n)
+
+    @property
+    def small_n(self) -> bool:
+        return self.n < SMALL_N
+
+    def to_dict(self, digits: int = 4) -> dict[str, object]:
+        iv = self.interval
+        return {
+            "value": None if self.value is None else round(self.value, digits),
+            "lo": None if iv is None else round(iv[0], digits),
+            "hi": None if iv is None else round(iv[1], digits),
+            "k": self.k,
+            "n": self.n,
+            "small_n": self.small_n,
+        }
+
+
+def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float] | None:
+    """Wilson score interval for k successes in n trials; None when n == 0."""
+    if n <= 0:
+        return None
+    p = k / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)

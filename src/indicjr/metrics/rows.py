@@ -1,0 +1,61 @@
+"""Result rows: one per case (and sample) — conditions, response and verdict — as written to results.jsonl.
+
+Metrics read rows as plain dicts so the same code serves a live run, a replayed run and `ijr report`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from indicjr.errors import ConfigError
+
+Row = Mapping[str, Any]
+DIMENSIONS = ("lang", "track", "subset", "family", "mode", "wrapper", "wrapper_lang", "orthography",
+              "intent", "task")
+
+
+def wrapper_kind(row: Row) -> str | None:
+    """same | en (cross, English wrapper) | e2 (cross, another Indic language) | None for CB/CH."""
+    wl = row.get("wrapper_lang")
+    if wl is None:
+        return None
+    if wl == row.get("lang"):
+        return "same"
+    return "en" if wl == "en" else "e2"
+
+
+def dim(row: Row, name: str) -> Any:
+    return wrapper_kind(row) if name == "wrapper" else row.get(name)
+
+
+def matcher(where: Mapping[str, Any]) -> Callable[[Row], bool]:
+    """Predicate for a slice: every key equals (or, for a list, is one of) the row's value."""
+    items = [(k, set(v) if isinstance(v, list | tuple | set) else {v}) for k, v in where.items()]
+    return lambda row: all(dim(row, k) in allowed for k, allowed in items)
+
+
+def ok(row: Row) -> bool:
+    """Rows that count in denominators: the model answered (no inference error)."""
+    return not row["verdict"].get("error")
+
+
+def load_rows(run_dir: Path) -> list[dict[str, Any]]:
+    path = run_dir / "results.jsonl" if run_dir.is_dir() else run_dir
+    if not path.exists():
+        raise ConfigError(f"{path}: no results.jsonl here (is this a run directory written by --ijr-out?)")
+    rows = []
+    with path.open(encoding="utf-8") as fh:
+        for lineno, line in enumerate(fh, 1):
+            if line.strip():
+                try:
+                    rows.append(json.loads(line))
+                except json.JSONDecodeError as exc:
+                    raise ConfigError(f"{path}:{lineno}: bad JSON: {exc.msg}") from None
+    return rows
+
+
+def values(rows: Iterable[Row], name: str) -> list[str]:
+    return sorted({str(v) for r in rows if (v := dim(r, name)) is not None})

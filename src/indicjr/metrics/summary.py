@@ -1,0 +1,60 @@
+"""summary.json: the headline row (the paper's Table 2 plus the orthography effect) and slice tables."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from indicjr.metrics.core import rate, rates_by
+from indicjr.metrics.paired import EFFECTS, effect
+from indicjr.metrics.rows import Row
+
+HEADLINE_RATES = {
+    "json_jsr": "json_jsr", "json_sv_ab": "json_sv", "json_ch_leak": "json_leak", "json_or_cb": "json_or",
+    "json_ur_ch": "json_ur", "json_abstain": "json_abstain", "free_jsr_ab": "free_jsr",
+    "free_or_cb": "free_or", "free_ur_ch": "free_ur",
+}
+_HEADLINE_WHERE = {"json_sv_ab": {"subset": "AB"}}
+SLICE_METRICS = ("json_jsr", "free_jsr", "json_sv", "json_leak", "free_leak", "json_or", "free_or",
+                 "json_ur", "free_ur", "json_abstain", "free_partial", "contradiction", "script_mismatch",
+                 "json_leak_lexicon", "free_leak_lexicon")
+SLICE_DIMS = ("lang", "orthography", "family", "wrapper", "subset", "intent", "task")
+
+
+def headline(rows: Sequence[Row]) -> dict[str, Any]:
+    """The headline numbers (point values; intervals live in `metrics`)."""
+    out: dict[str, Any] = {}
+    for key, name in HEADLINE_RATES.items():
+        v = rate(rows, name, _HEADLINE_WHERE.get(key)).value
+        out[key] = None if v is None else round(v, 4)
+    for name in ("romanized", "mixed"):
+        d = effect(rows, name).value
+        out[f"delta_jsr_{name}"] = None if d is None else round(d, 4)
+    out["n_cases"] = len(rows)
+    out["n_inference_errors"] = sum(1 for r in rows if r["verdict"].get("error"))
+    return out
+
+
+def summarize(rows: Sequence[Row], *, meta: Mapping[str, Any]) -> dict[str, Any]:
+    """Everything summary.json holds; `meta` carries model spec, settings, profile, case-set hash."""
+    metrics = {name: rate(rows, name).to_dict() for name in SLICE_METRICS}
+    metrics["json_sv_ab"] = rate(rows, "json_sv", {"subset": "AB"}).to_dict()
+    slices = {
+        d: {name: {v: r.to_dict() for v, r in rates_by(rows, name, d).items()} for name in SLICE_METRICS}
+        for d in SLICE_DIMS
+    }
+    effects = {name: effect(rows, name).to_dict() for name in EFFECTS}
+    effects_by_lang = {
+        name: {lang: effect(rows, name, {"lang": lang}).to_dict() for lang in sorted({r["lang"] for r in rows})}
+        for name in EFFECTS
+    }
+    errors = [r["id"] for r in rows if r["verdict"].get("error")]
+    return {
+        **meta,
+        "headline": headline(rows),
+        "metrics": metrics,
+        "slices": slices,
+        "effects": effects,
+        "effects_by_lang": effects_by_lang,
+        "inference_errors": errors[:1000],
+    }

@@ -1,0 +1,125 @@
+"""The controller's side: fold case reports into rows, then summarize, gate, write and print — once.
+
+Registered only where tests are reported to (never on an xdist worker). Rows arrive on the reports'
+user_properties, so `-n 0` and `-n auto` take the same path, and a crashed worker loses its own cases,
+not the run. Gates become synthetic test reports, so each one is a line in the terminal, a testcase in
+--junitxml and, when failing, a non-zero exit status even if every case test passed.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Generator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from indicjr.gates.evaluate import GateResult, evaluate_gates
+from indicjr.judge.verdict import verdict_from_dict
+from indicjr.metrics.summary import summarize
+from indicjr.pytest_plugin.fixtures import rows_of
+from indicjr.pytest_plugin.state import RunState
+from indicjr.results import sort_rows, write_run
+
+GATE_PREFIX = "thresholds.yaml::"
+OUTCOME_WORDS = {"R": "refused", "J": "jailbroken", "A": "abstained/invalid", "L": "canary leaks",
+                 "E": "inference errors", "O": "over-refused", "C": "complied (benign)"}
+
+
+class ResultsCollector:
+    def __init__(self, config: pytest.Config, state: RunState) -> None:
+        self.config = config
+        self.state = state
+        self.rows: dict[tuple[str, int], dict[str, Any]] = {}
+        self.generation: dict[str, Any] = {}
+        self.summary: dict[str, Any] | None = None
+        self.gates: list[GateResult] = []
+        self.written = False
+
+    # -- folding ---------------------------------------------------------------------------------
+    @pytest.hookimpl
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        if report.when != "call":
+            return
+        for row in rows_of(report):
+            self.rows[(row["id"], int(row.get("sample", 0)))] = row
+
+    def add_generation(self, stats: dict[str, Any]) -> None:
+        """Merge one process's generation stats (numbers add up; names are kept)."""
+        for k, v in stats.items():
+            if isinstance(v, int | float) and not isinstance(v, bool):
+                self.generation[k] = self.generation.get(k, 0) + v
+            else:
+                self.generation.setdefault(k, v)
+
+    # -- once, at the end --------------------------------------------------------------------------
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtestloop(self, session: pytest.Session) -> Generator[None, object, object]:
+        result = yield
+        if self.rows:
+            self.finish(complete=not session.shouldstop)
+            self._report_gates(session)
+        return result
+
+    def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
+        if self.rows and not self.written:
+            self.finish(complete=False)  # interrupted: partial results, marked incomplete
+
+    def finish(self, *, complete: bool) -> None:
+        from indicjr.engine import run_meta
+
+        rows = sort_rows(self.rows.values())
+        meta = run_meta(self.state.options, _selection(self.state, rows), None, complete=complete)
+        meta["generation"] = self.generation
+        meta["model_display_name"] = self.generation.get("display_name", meta["model"])
+        meta["simulated"] = bool(self.generation.get("simulated", False))
+        self.summary = summarize(rows, meta=meta)
+        if complete:
+            self.gates = evaluate_gates(self.state.thresholds.gates, rows)
+        self.summary["gates"] = [g.to_dict() for g in self.gates]
+        self.summary["gates_failed"] = sum(1 for g in self.gates if g.failed)
+        write_run(self.state.options.out_dir, rows, self.summary)
+        self.written = True
+
+    def _report_gates(self, session: pytest.Session) -> None:
+        hook = self.config.hook
+        for g in self.gates:
+            nodeid = f"{GATE_PREFIX}gate[{g.name}]"
+            longrepr = None if not g.failed else f"gate {g.name} failed: {g.line()}"
+            for when in ("setup", "call", "teardown"):
+                outcome = "failed" if (when == "call" and g.failed) else "passed"
+                rep = pytest.TestReport(
+                    nodeid=nodeid, location=("thresholds.yaml", None, f"gate[{g.name}]"), keywords={},
+                    outcome=outcome, longrepr=longrepr if outcome == "failed" else None, when=when,
+                    sections=[], duration=0.0, user_properties=[("ijr_gate", json.dumps(g.to_dict()))],
+                )
+                hook.pytest_runtest_logstart(nodeid=nodeid, location=rep.location) if when == "setup" else None
+                hook.pytest_runtest_logreport(report=rep)
+            hook.pytest_runtest_logfinish(nodeid=nodeid, location=("thresholds.yaml", None, f"gate[{g.name}]"))
+
+    # -- terminal ----------------------------------------------------------------------------------
+    def pytest_terminal_summary(self, terminalreporter: Any) -> None:
+        if not self.summary:
+            return
+        from indicjr.report.terminal import render_summary
+
+        tr = terminalreporter
+        tr.section("IndicJR")
+        counts = Counter(verdict_from_dict(r["verdict"]).outcome for r in self.rows.values())
+        tr.write_line("outcomes: " + ", ".join(f"{counts[k]} {w} ({k})" for k, w in OUTCOME_WORDS.items()
+                                               if counts[k]))
+        for line in render_summary(self.summary):
+            tr.write_line(line)
+        for g in self.gates:
+            tr.write_line(g.line(), red=g.failed, green=g.status == "PASS")
+        tr.write_line(f"results: {Path(self.state.options.out_dir) / 'results.jsonl'}")
+
+
+def _selection(state: RunState, rows: list[Any]) -> Any:
+    from indicjr.engine import CaseSet, selection_hash
+    from indicjr.selection import profile_dir
+
+    path = profile_dir(state.options.profile, root=state.root)
+    return CaseSet((), state.options.profile, str(path), selection_hash(path, [r["id"] for r in rows]))

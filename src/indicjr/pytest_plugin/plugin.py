@@ -1,0 +1,158 @@
+"""The IndicJR pytest plugin (entry point `pytest11: indicjr`): thin hooks over the core.
+
+Flow in every process: options -> the case set -> one parametrized test per case (collection) ->
+generation for the collected cases ahead of the tests -> verdicts -> each case test records its rows ->
+the controller folds rows, summarizes, gates and writes (controller.py).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from indicjr.cases.model import Case
+from indicjr.errors import IJRError
+from indicjr.gates.thresholds import Thresholds, load_thresholds
+from indicjr.pytest_plugin.collection import params, register_markers
+from indicjr.pytest_plugin.controller import ResultsCollector
+from indicjr.pytest_plugin.fixtures import case, judge, response, rows_of, target, verdict
+from indicjr.pytest_plugin.options import add_options, read_options, usage_error
+from indicjr.pytest_plugin.state import STATE, RunState, get_state, is_worker, worker_count, worker_id
+
+__all__ = ["case", "ijr_check", "judge", "response", "target", "verdict"]
+COLLECTOR = "indicjr-results"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    add_options(parser)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    register_markers(config)
+    options = read_options(config)
+    try:
+        thresholds = load_thresholds(options.thresholds) if options.thresholds.exists() else Thresholds(())
+        if config.getoption("model") and not is_worker(config):
+            _check_target(options)
+    except IJRError as exc:
+        raise usage_error(exc, options.debug) from None
+    state = RunState(options=options, thresholds=thresholds, root=config.rootpath)
+    config.stash[STATE] = state
+    if not is_worker(config):
+        collector = ResultsCollector(config, state)
+        config.pluginmanager.register(collector, COLLECTOR)
+        if config.pluginmanager.hasplugin("xdist"):
+            config.pluginmanager.register(_XdistHooks(collector), "indicjr-xdist")
+
+
+def _check_target(options: Any) -> None:
+    """Fail before any test when the model cannot be used (bad spec, missing key, unreachable)."""
+    import asyncio
+
+    from indicjr.engine import make_run_target
+
+    t = make_run_target(options)
+    try:
+        t.check()
+    finally:
+        asyncio.run(t.aclose())
+
+
+class _XdistHooks:
+    """Registered only with pytest-xdist present: receives each worker's generation stats."""
+
+    def __init__(self, collector: ResultsCollector) -> None:
+        self.collector = collector
+
+    def pytest_testnodedown(self, node: Any, error: Any) -> None:
+        raw = getattr(node, "workeroutput", {}).get("ijr_generation")
+        if raw:
+            self.collector.add_generation(json.loads(raw))
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "case" not in metafunc.fixturenames:
+        return
+    state = get_state(metafunc.config)
+    assert state is not None
+    if state.case_set is None:
+        from indicjr.engine import load_case_set
+
+        try:
+            state.case_set = load_case_set(state.options, root=state.root)
+        except IJRError as exc:
+            raise usage_error(exc, state.options.debug) from None
+        state.by_id = {c.id: c for c in state.case_set.cases}
+    metafunc.parametrize("case", list(params(state.case_set.cases)))
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Generate and judge every collected case before the first test runs."""
+    state = get_state(session.config)
+    if state is None:
+        return
+    cases = _collected_cases(session.items)
+    if not cases:
+        return
+    from indicjr.engine import generate, judge_rows
+
+    config = session.config
+    stats: dict[str, Any] = {}
+    try:
+        state.generation = generate(cases, state.options, owner=worker_id(config), share=worker_count(config))
+        stats = dict(state.generation.stats)
+        stats["display_name"] = state.generation.display_name
+        stats["simulated"] = state.generation.simulated
+    except IJRError as exc:
+        state.error = str(exc)
+        stats = {"stopped_reason": str(exc)}
+    except KeyboardInterrupt:
+        raise
+    if state.generation is not None:
+        rows = judge_rows(cases, state.generation.responses, state.options.samples)
+        state.rows = {(r["id"], r["sample"]): r for r in rows}
+        from indicjr.judge.verdict import verdict_from_dict
+
+        state.verdicts = {r["id"]: verdict_from_dict(r["verdict"]) for r in rows if r["sample"] == 0}
+    if is_worker(config):
+        config.workeroutput["ijr_generation"] = json.dumps(stats)  # type: ignore[attr-defined]
+    else:
+        collector = config.pluginmanager.get_plugin(COLLECTOR)
+        if collector is not None:
+            collector.add_generation(stats)
+
+
+def _collected_cases(items: list[pytest.Item]) -> list[Case]:
+    seen: dict[str, Case] = {}
+    for item in items:
+        callspec = getattr(item, "callspec", None)
+        c = callspec.params.get("case") if callspec else None
+        if isinstance(c, Case):
+            seen.setdefault(c.id, c)
+    return list(seen.values())
+
+
+def pytest_report_teststatus(report: pytest.TestReport, config: pytest.Config) -> Any:
+    """Outcome letters for case tests: R J A L E O C (see controller.OUTCOME_WORDS)."""
+    if report.when != "call" or not report.passed:
+        return None
+    rows = rows_of(report)
+    if not rows:
+        return None
+    from indicjr.judge.verdict import verdict_from_dict
+
+    letter = verdict_from_dict(rows[0]["verdict"]).outcome
+    return "passed", letter, ("PASSED", {"green": True})
+
+
+@pytest.fixture
+def ijr_check(request: pytest.FixtureRequest) -> Any:
+    """check(case, verdict): fails the test only for thresholds.yaml's hard per-case violations."""
+    from indicjr.pytest_plugin.fixtures import check_hard_violations
+
+    state: RunState | None = get_state(request.config)
+    subsets = state.thresholds.hard_fail_canary_subsets if state else frozenset({"CH"})
+    return lambda c, v: check_hard_violations(c, v, subsets)

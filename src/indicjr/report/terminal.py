@@ -1,0 +1,40 @@
+"""The compact terminal table printed at the end of a pytest run (and by `ijr report --terminal`)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+HEADLINE_ORDER = ("json_jsr", "json_sv_ab", "json_ch_leak", "json_or_cb", "json_ur_ch", "json_abstain",
+                  "free_jsr_ab", "free_or_cb", "free_ur_ch", "delta_jsr_romanized", "delta_jsr_mixed")
+LANG_COLUMNS = ("json_jsr", "free_jsr", "json_sv", "json_leak", "json_or", "json_ur")
+
+
+def _fmt(x: Any) -> str:
+    return "  n/a" if x is None else f"{x:5.3f}" if isinstance(x, float) else str(x)
+
+
+def render_summary(summary: Mapping[str, Any]) -> list[str]:
+    """Lines: model (and whether simulated), headline values, then one row per language."""
+    lines = []
+    name = summary.get("model_display_name") or summary.get("model")
+    sim = " [SIMULATED MODEL]" if summary.get("simulated") else ""
+    done = "" if summary.get("complete", True) else "  (INCOMPLETE RUN)"
+    lines.append(f"model: {summary.get('model')} — {name}{sim}{done}")
+    h = summary.get("headline", {})
+    lines.append("  ".join(f"{k}={_fmt(h.get(k))}" for k in HEADLINE_ORDER))
+    lines.append(f"cases={h.get('n_cases')}  inference_errors={h.get('n_inference_errors')}")
+    by_lang = summary.get("slices", {}).get("lang", {})
+    langs = sorted({lang for m in LANG_COLUMNS for lang in by_lang.get(m, {})})
+    if langs:
+        lines.append("lang  " + "  ".join(f"{c:>10}" for c in LANG_COLUMNS))
+        for lang in langs:
+            cells = []
+            for c in LANG_COLUMNS:
+                cell = by_lang.get(c, {}).get(lang)
+                v = cell.get("value") if cell else None
+                flag = "*" if cell and cell.get("small_n") else " "
+                cells.append(f"{_fmt(v):>9}{flag}")
+            lines.append(f"{lang:4}  " + "  ".join(cells))
+        lines.append("(* small n: fewer than 30 cases in the cell)")
+    return lines

@@ -1,0 +1,93 @@
+"""From case + response to a result row and a verdict; writing results.jsonl and summary.json.
+
+A row is what crosses from pytest-xdist workers to the controller (JSON only) and what `ijr report`,
+`ijr diff` and `--ijr-replay` read back: ids, conditions, features, response, verdict, latency.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from indicjr.cases.model import Case
+from indicjr.errors import OutputError
+from indicjr.judge.verdict import Verdict, error_verdict, judge, verdict_to_dict
+from indicjr.targets.base import Request, Response, Settings
+
+CONDITION_FIELDS = ("lang", "track", "subset", "family", "mode", "wrapper_lang", "orthography", "core_id",
+                    "task", "category", "intent", "canary")
+
+
+def request_for(case: Case, settings: Settings, sample: int = 0) -> Request:
+    conditions = tuple((k, str(v)) for k in CONDITION_FIELDS if (v := getattr(case, k)) is not None)
+    return Request(
+        case_id=case.id,
+        messages=tuple((m.role, m.content) for m in case.messages),
+        settings=settings,
+        sample=sample,
+        conditions=(*conditions, ("case_id", case.id)),
+    )
+
+
+def verdict_for(case: Case, response: Response) -> Verdict:
+    if response.error:
+        return error_verdict(case.id, case.track, case.subset, response.error)
+    return judge(
+        response.text, case_id=case.id, lang=case.lang, track=case.track, subset=case.subset,
+        canary=case.canary, wrapper_lang=case.wrapper_lang, finish_reason=response.finish_reason,
+    )
+
+
+def result_row(case: Case, response: Response, verdict: Verdict, sample: int = 0) -> dict[str, Any]:
+    row: dict[str, Any] = {"id": case.id, "sample": sample}
+    row.update({k: getattr(case, k) for k in CONDITION_FIELDS})
+    row["features"] = {
+        "latin_share": case.features.latin_share, "bytes_per_char": case.features.bytes_per_char,
+        "script_switches_per100": case.features.script_switches_per100,
+        "mean_run_len": case.features.mean_run_len, "mean_word_len": case.features.mean_word_len,
+    }
+    row["response"] = response.text
+    row["finish_reason"] = response.finish_reason
+    row["latency_s"] = round(response.latency_s, 4)
+    row["tokens"] = [response.input_tokens, response.output_tokens]
+    row["attempts"] = response.attempts
+    row["verdict"] = verdict_to_dict(verdict)
+    return row
+
+
+def sort_rows(rows: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    return sorted(rows, key=lambda r: (r["id"], r.get("sample", 0)))
+
+
+def _private_dir(path: Path) -> None:
+    try:
+        path.mkdir(parents=True, exist_ok=True, mode=0o700)
+        probe = path / ".ijr-write-test"
+        probe.write_text("", encoding="utf-8")
+        probe.unlink()
+    except OSError as exc:
+        raise OutputError(f"--ijr-out: cannot write to {path}: {exc.strerror or exc}") from None
+
+
+def _write_private(path: Path, data: str) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        fh.write(data)
+    os.replace(tmp, path)
+
+
+def write_run(out_dir: Path, rows: Sequence[Mapping[str, Any]], summary: Mapping[str, Any]) -> None:
+    """Write results.jsonl and summary.json atomically, user-only permissions."""
+    _private_dir(out_dir)
+    lines = "".join(json.dumps(r, ensure_ascii=False, sort_keys=False) + "\n" for r in sort_rows(rows))
+    _write_private(out_dir / "results.jsonl", lines)
+    _write_private(out_dir / "summary.json", json.dumps(summary, ensure_ascii=False, indent=2) + "\n")
+
+
+def check_out_dir(out_dir: Path) -> None:
+    """Fail before any model call when the output folder cannot be written."""
+    _private_dir(out_dir)

@@ -1,0 +1,137 @@
+"""hf:<path> — a local transformers causal LM with its chat template and batched generation.
+
+An optional extra (`pip install indicjr[hf]`): torch and transformers are imported only here, and
+only when the target is built. Concurrent `generate` calls from the runner are gathered into batches
+(up to `batch_size`, left-padded) and run in a worker thread, so the event loop keeps scheduling while
+the model computes. Sampling is seeded per batch with settings.seed, so a run is reproducible for a
+fixed concurrency and batch size (a different batch composition can change sampled outputs).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from typing import Any
+
+from indicjr.errors import ConfigError
+from indicjr.targets.base import Request, Response, Settings
+
+INSTALL_HINT = "hf: targets need `pip install indicjr[hf]`"
+
+
+def make_hf_target(path: str, settings: Settings, *, name: str | None = None, batch_size: int = 8,
+                   device: str | None = None) -> HFTarget:
+    """Build the target; ConfigError (one line) when torch/transformers are missing."""
+    try:
+        import torch  # noqa: F401
+        import transformers  # noqa: F401
+    except ImportError:
+        raise ConfigError(INSTALL_HINT) from None
+    return HFTarget(path=path, name=name or f"hf:{path}", batch_size=batch_size, device=device)
+
+
+@dataclass(frozen=True, slots=True)
+class _Item:
+    request: Request
+    future: asyncio.Future[Response]
+
+
+class HFTarget:
+    """Loads lazily (on check() or the first request); batches requests that arrive together."""
+
+    simulated = False
+
+    def __init__(self, *, path: str, name: str, batch_size: int = 8, device: str | None = None) -> None:
+        self.name = name
+        self.path = path
+        self.batch_size = max(1, batch_size)
+        self._device = device
+        self._model: Any = None
+        self._tok: Any = None
+        self._queue: list[_Item] = []
+        self._worker: asyncio.Task[None] | None = None
+
+    def check(self) -> None:
+        self._load()
+
+    def _load(self) -> None:
+        if self._model is not None:
+            return
+        from transformers import AutoModelForCausalLM, AutoTokenizer
+
+        try:
+            tok = AutoTokenizer.from_pretrained(self.path)
+            model = AutoModelForCausalLM.from_pretrained(self.path)
+        except (OSError, ValueError) as e:
+            raise ConfigError(f"{self.name}: cannot load model: {' '.join(str(e).split())[:200]}") from None
+        tok.padding_side = "left"  # decoder-only batches must be left-padded
+        if tok.pad_token is None:
+            tok.pad_token = tok.eos_token
+        if self._device:
+            model.to(self._device)
+        model.eval()
+        self._tok, self._model = tok, model
+
+    async def generate(self, request: Request) -> Response:
+        fut: asyncio.Future[Response] = asyncio.get_running_loop().create_future()
+        self._queue.append(_Item(request, fut))
+        if self._worker is None or self._worker.done():
+            self._worker = asyncio.create_task(self._drain())
+        return await fut
+
+    async def _drain(self) -> None:
+        """Run queued requests in batches of compatible settings until the queue is empty."""
+        await asyncio.sleep(0)  # let concurrent callers enqueue before the first batch is cut
+        while self._queue:
+            first = self._queue[0].request.settings
+            batch = [i for i in self._queue if i.request.settings == first][: self.batch_size]
+            self._queue = [i for i in self._queue if i not in batch]
+            try:
+                out = await asyncio.to_thread(self._generate_batch, [i.request for i in batch])
+            except Exception as e:  # surface a model failure on every request of the batch
+                for item in batch:
+                    if not item.future.done():
+                        item.future.set_exception(e)
+                continue
+            for item, resp in zip(batch, out, strict=True):
+                if not item.future.done():
+                    item.future.set_result(resp)
+
+    def _prompt(self, request: Request) -> str:
+        messages = [{"role": r, "content": c} for r, c in request.messages]
+        if getattr(self._tok, "chat_template", None):
+            return str(self._tok.apply_chat_template(messages, tokenize=False, add_generation_prompt=True))
+        return "".join(f"{m['role']}: {m['content']}\n" for m in messages) + "assistant:"
+
+    def _generate_batch(self, requests: list[Request]) -> list[Response]:
+        import torch
+
+        self._load()
+        s: Settings = requests[0].settings
+        enc = self._tok([self._prompt(r) for r in requests], return_tensors="pt", padding=True,
+                        add_special_tokens=False).to(self._model.device)
+        torch.manual_seed(s.seed)
+        with torch.no_grad():
+            out = self._model.generate(
+                **enc, max_new_tokens=s.max_tokens, do_sample=s.temperature > 0,
+                temperature=s.temperature if s.temperature > 0 else None,
+                top_p=s.top_p if s.temperature > 0 else None, pad_token_id=self._tok.pad_token_id)
+        n_in = enc["input_ids"].shape[1]
+        return [self._response(row[n_in:], int(mask.sum()), s.max_tokens)
+                for row, mask in zip(out, enc["attention_mask"], strict=True)]
+
+    def _response(self, generated: Any, tokens_in: int, max_tokens: int) -> Response:
+        ids = generated.tolist()
+        eos = self._tok.eos_token_id
+        stopped = eos is not None and eos in ids
+        if stopped:
+            ids = ids[: ids.index(eos)]
+        text = self._tok.decode(ids, skip_special_tokens=True)
+        finish = "stop" if stopped or len(ids) < max_tokens else "length"
+        return Response(text=text, finish_reason=finish, input_tokens=tokens_in, output_tokens=len(ids))
+
+    async def aclose(self) -> None:
+        if self._worker is not None:
+            self._worker.cancel()
+            await asyncio.gather(self._worker, return_exceptions=True)
+            self._worker = None

@@ -1,0 +1,370 @@
+"""The generation phase: every request answered once, concurrently, politely, resumably.
+
+    cached answers from the store ──> claim a chunk ──> workers (adaptive limit, token bucket, retries)
+                                          ^                 │ answers (batched writes to the store)
+                                          └── wait for keys other live owners claimed; reclaim expired
+
+Several processes sharing one store (pytest-xdist workers, two runs at once) each claim disjoint
+chunks and each use concurrency/share and qps/share, so total throughput does not depend on -n. A
+request that finally fails gets a Response with `error` set — stored (so the other workers of this run
+see it finished) but retried by the next run, and never turned into a refusal. A circuit breaker or the
+cost budget stops scheduling; finished answers are kept and the reason is on the result. Ctrl-C stops
+scheduling, flushes what is answered, releases the claims and re-raises.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import os
+import random
+import socket
+import time
+import uuid
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+
+from indicjr.errors import BudgetExceeded, CircuitOpen, ConfigError, TargetError
+from indicjr.targets.base import PermanentError, Request, Response, Target, TransientError
+from indicjr.targets.progress import ProgressSnapshot, make_progress
+from indicjr.targets.ratelimit import AdaptiveLimit, Breaker, Budget, TokenBucket
+from indicjr.targets.store import Store, StoreRow
+
+__all__ = ["GenerationResult", "GenerationStats", "RunOptions", "agenerate_all", "generate_all"]
+ProgressArg = bool | Callable[[ProgressSnapshot], None]
+
+
+@dataclass(frozen=True, slots=True)
+class RunOptions:
+    """How to generate; defaults are the CLI's. `share` = number of processes sharing the store."""
+
+    concurrency: int = 16
+    qps: float | None = None
+    max_retries: int = 6
+    timeout_s: float = 60.0
+    max_cost: float | None = None
+    price_per_mtok: tuple[float, float] | None = None
+    share: int = 1
+    lease_s: float = 60.0
+    backoff_base_s: float = 0.5
+    backoff_cap_s: float = 30.0
+    max_retry_after_s: float = 120.0
+    breaker_threshold: int = 20
+    breaker_window: int = 100
+    breaker_error_share: float = 0.5
+    wait_s: float | None = None  # give up on other owners' keys after this long without progress
+
+    @property
+    def per_process_concurrency(self) -> int:
+        return max(1, math.ceil(self.concurrency / max(1, self.share)))
+
+
+@dataclass(frozen=True, slots=True)
+class GenerationStats:
+    n_requested: int  # requests passed in
+    n_unique: int  # distinct store keys among them
+    n_cached: int  # answered by the store before this run
+    n_generated: int  # answered by this process
+    n_foreign: int  # answered by another process sharing the store during this run
+    n_errors: int  # final inference errors (stored, retried by the next run)
+    n_skipped: int  # not attempted because the run stopped (circuit, budget)
+    n_calls: int  # HTTP attempts made by this process, retries included
+    retries: dict[str, int]  # by kind: 429, 5xx, timeout, reset, connect, malformed
+    tokens_in: int
+    tokens_out: int
+    cost: float
+    wall_s: float
+    stopped_reason: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class GenerationResult:
+    """Responses by (case_id, sample) — every request has one, errors included — and the run stats."""
+
+    responses: dict[tuple[str, int], Response]
+    stats: GenerationStats
+    stop_error: TargetError | None = field(default=None)
+
+    def raise_for_stop(self) -> None:
+        """Raise the CircuitOpen / BudgetExceeded that stopped the run, if any."""
+        if self.stop_error is not None:
+            raise self.stop_error
+
+
+def fault_kind(exc: TransientError) -> str:
+    kind = getattr(exc, "kind", None)
+    if isinstance(kind, str):
+        return kind
+    if exc.status == 429:
+        return "429"
+    return "5xx" if exc.status is not None and exc.status >= 500 else "transient"
+
+
+def _one_line(text: str, limit: int = 300) -> str:
+    return " ".join(text.split())[:limit]
+
+
+class _Run:
+    """The state of one generation run in one process (not shared; the store is the shared state)."""
+
+    def __init__(self, requests: Sequence[Request], *, target: Target, store: Store | None, model: str,
+                 options: RunOptions, owner: str, progress: ProgressArg) -> None:
+        self.target, self.store, self.model, self.o = target, store, model, options
+        self.requests = requests
+        self.owner = f"{owner}:{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+        self.groups: dict[str, Request] = {}
+        for r in requests:
+            self.groups.setdefault(r.key(model), r)
+        self.results: dict[str, Response] = {}
+        self.counts = {"cached": 0, "generated": 0, "foreign": 0, "errors": 0, "calls": 0}
+        self.retries: dict[str, int] = {}
+        self.tokens_in = self.tokens_out = 0
+        self.stop_error: TargetError | None = None
+        n = options.per_process_concurrency
+        self.limit = AdaptiveLimit(maximum=n)
+        self.bucket = TokenBucket(rate=options.qps / max(1, options.share)) if options.qps else None
+        self.breaker = Breaker(threshold=options.breaker_threshold, window=options.breaker_window,
+                               max_error_share=options.breaker_error_share)
+        self.budget = Budget(max_cost=options.max_cost, price_per_mtok=options.price_per_mtok)
+        self.chunk = max(4, n)
+        self.rows: list[StoreRow] = []
+        self.progress = make_progress(progress, len(self.groups))
+        self.rng = random.Random()
+        self.started = time.time()
+
+    async def execute(self) -> GenerationResult:
+        t0 = time.perf_counter()
+        background: list[asyncio.Task[None]] = []
+        try:
+            if self.store is not None:
+                found = await asyncio.to_thread(self.store.get_many, list(self.groups))
+                self.results.update(found)
+                self.counts["cached"] = len(found)
+                background = [asyncio.create_task(self._flusher()), asyncio.create_task(self._heartbeat())]
+            self._tick()
+            await self._work(deque(k for k in self.groups if k not in self.results))
+            await self._wait_for_others()
+        finally:
+            for task in background:
+                task.cancel()
+            await asyncio.gather(*background, return_exceptions=True)
+            self._close()
+        return self._result(time.perf_counter() - t0)
+
+    async def _work(self, todo: deque[str]) -> None:
+        """Claim chunks of todo and generate them with per_process_concurrency workers."""
+        mine: deque[str] = deque()
+        lock = asyncio.Lock()
+
+        async def next_key() -> str | None:
+            async with lock:
+                while not mine and todo and self.stop_error is None:
+                    chunk = [todo.popleft() for _ in range(min(len(todo), self.chunk))]
+                    mine.extend(await self._claim(chunk))
+                return mine.popleft() if mine and self.stop_error is None else None
+
+        async def worker() -> None:
+            while (key := await next_key()) is not None:
+                await self._generate(key)
+
+        workers = [asyncio.create_task(worker()) for _ in range(self.limit.maximum)]
+        try:
+            await asyncio.gather(*workers)
+        finally:
+            for w in workers:
+                w.cancel()
+            await asyncio.gather(*workers, return_exceptions=True)
+
+    async def _claim(self, keys: list[str]) -> list[str]:
+        if self.store is None:
+            return keys
+        return await asyncio.to_thread(self.store.claim, keys, self.owner, self.o.lease_s)
+
+    async def _generate(self, key: str) -> None:
+        req = self.groups[key]
+        estimate = self.budget.estimate(req.messages, req.settings.max_tokens)
+        if not self.budget.reserve(estimate):
+            self._stop(BudgetExceeded(
+                f"--ijr-max-cost {self.budget.max_cost:g} reached: spent {self.budget.spent:.4f}, the next "
+                f"request could cost up to {estimate:.4f}; answers so far are kept, raise the budget to resume"))
+            return
+        resp = await self._attempts(req)
+        self.budget.settle(estimate, resp.input_tokens if resp else 0, resp.output_tokens if resp else 0)
+        if resp is not None:
+            self._record(key, req, resp)
+
+    async def _attempts(self, req: Request) -> Response | None:
+        """Call the target with retries; None if the run stopped while this request was retrying."""
+        last = ""
+        for attempt in range(self.o.max_retries + 1):
+            if attempt and self.stop_error is not None:
+                return None
+            async with self.limit:
+                if self.bucket is not None:
+                    await self.bucket.acquire()
+                self.counts["calls"] += 1
+                t0 = time.perf_counter()
+                try:
+                    async with asyncio.timeout(self.o.timeout_s):
+                        resp = await self.target.generate(req)
+                except TimeoutError:
+                    kind, retry_after, last = "timeout", None, f"timed out after {self.o.timeout_s:g}s"
+                except TransientError as e:
+                    kind, retry_after, last = fault_kind(e), e.retry_after, str(e)
+                except PermanentError as e:
+                    return _failed(str(e), attempt + 1)
+                except Exception as e:  # a target bug must not kill the run; it is recorded per case
+                    return _failed(f"{type(e).__name__}: {e}", attempt + 1)
+                else:
+                    self.limit.on_success()
+                    latency = resp.latency_s or time.perf_counter() - t0
+                    return replace(resp, attempts=attempt + 1, latency_s=latency, cached=False)
+            if kind == "429":
+                self.limit.on_throttle()
+            if attempt < self.o.max_retries:
+                self.retries[kind] = self.retries.get(kind, 0) + 1
+                await asyncio.sleep(self._backoff(attempt, retry_after))
+        return _failed(f"gave up after {self.o.max_retries + 1} attempts; last: {last}", self.o.max_retries + 1)
+
+    def _backoff(self, attempt: int, retry_after: float | None) -> float:
+        """Full jitter (AWS style); Retry-After, when given, is a floor (capped at max_retry_after_s)."""
+        delay = self.rng.uniform(0, min(self.o.backoff_cap_s, self.o.backoff_base_s * 2 ** attempt))
+        if retry_after is not None:
+            delay = max(delay, min(retry_after, self.o.max_retry_after_s))
+        return delay
+
+    def _record(self, key: str, req: Request, resp: Response) -> None:
+        self.results[key] = resp
+        self.counts["errors" if resp.error else "generated"] += 1
+        self.tokens_in += resp.input_tokens
+        self.tokens_out += resp.output_tokens
+        if self.store is not None:
+            self.rows.append(StoreRow(key, self.model, req.case_id, req.sample, resp))
+        self._tick()
+        reason = self.breaker.record(resp.error)
+        if reason is not None:
+            self._stop(CircuitOpen(f"{self.target.name}: circuit open, {reason}; {self._answered()} "
+                                   "answers kept, rerun to resume once the endpoint recovers"))
+
+    def _stop(self, error: TargetError) -> None:
+        if self.stop_error is None:
+            self.stop_error = type(error)(_one_line(str(error), 500))
+
+    def _answered(self) -> int:
+        return sum(1 for r in self.results.values() if r.error is None)
+
+    async def _wait_for_others(self) -> None:
+        """Poll the store for keys other owners claimed; reclaim those whose owner died (lease expired)."""
+        if self.store is None:
+            return
+        quiet_s = self.o.wait_s or self.o.timeout_s * (self.o.max_retries + 1) + 60
+        last_progress, delay = time.monotonic(), 0.05
+        while self.stop_error is None:
+            pending = [k for k in self.groups if k not in self.results]
+            if not pending:
+                return
+            found = await asyncio.to_thread(self.store.get_many, pending, errors_since=self.started)
+            self.results.update(found)
+            self.counts["foreign"] += len(found)
+            before = len(self.results)
+            await self._work(deque(k for k in pending if k not in found))
+            if found or len(self.results) > before:
+                last_progress, delay = time.monotonic(), 0.05
+                self._tick()
+            elif time.monotonic() - last_progress > quiet_s:
+                for k in pending:
+                    self.results.setdefault(k, _failed(f"not answered by the worker that claimed it "
+                                                       f"within {quiet_s:g}s", 0))
+                return
+            await asyncio.sleep(delay)
+            delay = min(1.0, delay * 1.5)
+
+    async def _flusher(self) -> None:
+        while True:
+            await asyncio.sleep(0.05)
+            rows, self.rows = self.rows, []
+            if rows and self.store is not None:
+                await asyncio.to_thread(self.store.put_many, rows)
+
+    async def _heartbeat(self) -> None:
+        while self.store is not None:
+            await asyncio.sleep(self.o.lease_s / 3)
+            await asyncio.to_thread(self.store.renew, self.owner, self.o.lease_s)
+
+    def _close(self) -> None:
+        """Synchronous on purpose: it also runs while a Ctrl-C is cancelling the loop."""
+        if self.store is not None:
+            rows, self.rows = self.rows, []
+            self.store.put_many(rows)
+            self.store.release(self.owner)
+        self._tick(final=True)
+
+    def _tick(self, final: bool = False) -> None:
+        if self.progress is not None:
+            errors = sum(1 for r in self.results.values() if r.error)
+            self.progress.update(done=len(self.results), errors=errors, tokens_in=self.tokens_in,
+                                 tokens_out=self.tokens_out, final=final)
+
+    def _result(self, wall_s: float) -> GenerationResult:
+        reason = str(self.stop_error) if self.stop_error else None
+        skipped = _failed(f"not generated: {reason}", 0)
+        responses = {(r.case_id, r.sample): self.results.get(r.key(self.model), skipped) for r in self.requests}
+        c = self.counts
+        stats = GenerationStats(
+            n_requested=len(self.requests), n_unique=len(self.groups), n_cached=c["cached"],
+            n_generated=c["generated"], n_foreign=c["foreign"],
+            n_errors=sum(1 for r in self.results.values() if r.error),
+            n_skipped=len(self.groups) - len(self.results), n_calls=c["calls"], retries=dict(self.retries),
+            tokens_in=self.tokens_in, tokens_out=self.tokens_out, cost=self.budget.spent, wall_s=wall_s,
+            stopped_reason=reason)
+        return GenerationResult(responses=responses, stats=stats, stop_error=self.stop_error)
+
+
+def _failed(error: str, attempts: int) -> Response:
+    return Response(text="", finish_reason="error", error=_one_line(error), attempts=attempts)
+
+
+async def agenerate_all(
+    requests: Sequence[Request], *, target: Target, store: Store | None, model: str, concurrency: int = 16,
+    qps: float | None = None, max_retries: int = 6, timeout_s: float = 60.0, max_cost: float | None = None,
+    price_per_mtok: tuple[float, float] | None = None, owner: str = "main", share: int = 1,
+    progress: ProgressArg = False, breaker_threshold: int = 20, breaker_window: int = 100,
+    breaker_error_share: float = 0.5, lease_s: float = 60.0, backoff_base_s: float = 0.5,
+    backoff_cap_s: float = 30.0, wait_s: float | None = None,
+) -> GenerationResult:
+    """Answer every request (see the module docstring). The caller owns and closes the target."""
+    if max_cost is not None and price_per_mtok is None:
+        raise ConfigError("--ijr-max-cost needs a price per million tokens (input, output) for the model")
+    if concurrency < 1 or share < 1 or (qps is not None and qps <= 0):
+        raise ConfigError(f"concurrency, share and qps must be positive (got {concurrency}, {share}, {qps})")
+    options = RunOptions(
+        concurrency=concurrency, qps=qps, max_retries=max_retries, timeout_s=timeout_s, max_cost=max_cost,
+        price_per_mtok=price_per_mtok, share=share, lease_s=lease_s, backoff_base_s=backoff_base_s,
+        backoff_cap_s=backoff_cap_s, breaker_threshold=breaker_threshold, breaker_window=breaker_window,
+        breaker_error_share=breaker_error_share, wait_s=wait_s)
+    run = _Run(requests, target=target, store=store, model=model, options=options, owner=owner,
+               progress=progress)
+    return await run.execute()
+
+
+def generate_all(
+    requests: Sequence[Request], *, target: Target, store: Store | None, model: str, concurrency: int = 16,
+    qps: float | None = None, max_retries: int = 6, timeout_s: float = 60.0, max_cost: float | None = None,
+    price_per_mtok: tuple[float, float] | None = None, owner: str = "main", share: int = 1,
+    progress: ProgressArg = False, breaker_threshold: int = 20, breaker_window: int = 100,
+    breaker_error_share: float = 0.5, lease_s: float = 60.0, backoff_base_s: float = 0.5,
+    backoff_cap_s: float = 30.0, wait_s: float | None = None,
+) -> GenerationResult:
+    """Sync wrapper: runs agenerate_all on a fresh loop and closes the target's connections after
+    (they belong to that loop; the target reopens them lazily). KeyboardInterrupt is re-raised."""
+    kwargs = dict(locals())
+    kwargs.pop("requests")
+
+    async def main() -> GenerationResult:
+        try:
+            return await agenerate_all(requests, **kwargs)
+        finally:
+            await target.aclose()
+
+    return asyncio.run(main())

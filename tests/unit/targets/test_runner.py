@@ -1,0 +1,202 @@
+"""The generation runner against the real loopback server: faults, resume, sharing, stops."""
+
+from __future__ import annotations
+
+import signal
+import sqlite3
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from indicjr.errors import BudgetExceeded, CircuitOpen, ConfigError
+from indicjr.targets.base import Request, Settings
+from indicjr.targets.progress import ProgressSnapshot
+from indicjr.targets.registry import make_target
+from indicjr.targets.runner import GenerationResult, generate_all
+from indicjr.targets.store import Store
+from indicjr.testing.fake_server import FakeConfig, FakeServer, Faults, reply_text
+
+from .conftest import FAST, SECRET, finish, make_requests, spawn_worker
+
+MODEL = "openai:fake"
+
+
+def run(srv: FakeServer, requests: list[Request], store: Store | None = None, key: str | None = None,
+        **kw: object) -> GenerationResult:
+    env = {"OPENAI_API_KEY": key} if key else {}
+    target = make_target(MODEL, settings=Settings(), api_base=srv.openai_base, env=env, timeout_s=5)
+    options = {**FAST, "concurrency": 16, **kw}
+    return generate_all(requests, target=target, store=store, model=MODEL, **options)  # type: ignore[arg-type]
+
+
+def expected(req: Request) -> str:
+    return reply_text([{"role": r, "content": c} for r, c in req.messages])
+
+
+def prompt(req: Request) -> str:
+    return req.messages[-1][1]
+
+
+def test_mixed_faults_complete_with_an_answer_or_counted_error_for_every_case() -> None:
+    faults = Faults(rate_429=0.05, rate_500=0.02, rate_hang=0.01)
+    requests = make_requests(300)
+    with FakeServer(config=FakeConfig(faults=faults, seed=7, hang_s=1.0)) as srv:
+        result = run(srv, requests, timeout_s=0.25, max_retries=6)
+        counts = srv.counts()
+    s = result.stats
+    assert len(result.responses) == 300 and s.stopped_reason is None
+    for req in requests:
+        resp = result.responses[(req.case_id, 0)]
+        assert resp.text == expected(req) if resp.error is None else resp.text == ""
+    assert s.n_generated + s.n_errors == 300
+    assert set(s.retries) <= {"429", "5xx", "timeout"} and sum(s.retries.values()) > 0
+    assert max(counts.values()) <= 1 + 6 and sum(counts.values()) == s.n_calls
+
+
+@pytest.mark.parametrize("fault", ["429", "429_no_retry_after", "500", "hang", "malformed", "empty",
+                                   "truncated", "reset"])
+def test_every_fault_kind_is_retried_once_and_then_answered(fault: str) -> None:
+    config = FakeConfig(faults=Faults(**{f"rate_{fault}": 1.0}), fault_attempts=1, hang_s=1.0)
+    requests = make_requests(12)
+    with FakeServer(config=config) as srv:
+        result = run(srv, requests, timeout_s=0.2, concurrency=12)
+        counts = srv.counts()
+    assert result.stats.n_generated == 12 and result.stats.n_errors == 0
+    assert sum(result.stats.retries.values()) == 12
+    assert counts == {prompt(r): 2 for r in requests}
+
+
+def test_rerun_is_free_and_only_retries_stored_errors(server: FakeServer, tmp_path: Path) -> None:
+    requests = make_requests(60)
+    with Store(tmp_path / "s.db") as store:
+        server.configure(FakeConfig(faults=Faults(rate_500=0.3), seed=3))
+        first = run(server, requests, store, max_retries=0, breaker_threshold=0)
+        assert 0 < first.stats.n_errors < 60 and store.count(errors=True) == first.stats.n_errors
+        failed = {prompt(r) for r in requests if first.responses[(r.case_id, 0)].error}
+        server.configure(FakeConfig())
+        server.reset_log()
+        second = run(server, requests, store)
+        assert set(server.counts()) == failed
+        assert second.stats.n_cached == 60 - len(failed) and second.stats.n_generated == len(failed)
+        third = run(server, requests, store)
+    assert third.stats.n_cached == 60 and third.stats.n_calls == 0
+
+
+def test_identical_messages_are_requested_once(server: FakeServer) -> None:
+    a, b = make_requests(1)[0], make_requests(1)[0]
+    b = Request(case_id="other", messages=b.messages, settings=b.settings)
+    result = run(server, [a, b])
+    assert result.stats.n_calls == 1
+    assert result.responses[("other", 0)].text == result.responses[(a.case_id, 0)].text
+
+
+def test_circuit_opens_on_consecutive_failures_and_keeps_answers() -> None:
+    with FakeServer(config=FakeConfig(api_key="right")) as srv:
+        result = run(srv, make_requests(200), key=SECRET, concurrency=2, breaker_threshold=5)
+    assert isinstance(result.stop_error, CircuitOpen)
+    assert "5 requests in a row failed" in str(result.stop_error) and "HTTP 401" in str(result.stop_error)
+    assert "\n" not in str(result.stop_error) and SECRET not in str(result.stop_error)
+    assert result.stats.n_calls < 10 and result.stats.n_skipped > 150
+    assert all(r.error for r in result.responses.values())
+    with pytest.raises(CircuitOpen):
+        result.raise_for_stop()
+
+
+def test_budget_stops_before_the_cost_limit_is_exceeded(server: FakeServer) -> None:
+    result = run(server, make_requests(100), concurrency=1, max_cost=0.2, price_per_mtok=(1000.0, 1000.0))
+    assert isinstance(result.stop_error, BudgetExceeded)
+    assert 0 < result.stats.cost <= 0.2 and result.stats.n_skipped > 0
+    assert result.stats.n_generated + result.stats.n_skipped == 100
+    with pytest.raises(ConfigError, match="needs a price"):
+        run(server, make_requests(1), max_cost=1.0)
+
+
+def test_qps_limit_spaces_requests(server: FakeServer) -> None:
+    t0 = time.perf_counter()
+    run(server, make_requests(20), qps=50.0)
+    assert time.perf_counter() - t0 >= 19 / 50 * 0.9
+
+
+def test_progress_callback_sees_the_run_finish(server: FakeServer) -> None:
+    seen: list[ProgressSnapshot] = []
+    run(server, make_requests(30), progress=seen.append)
+    assert seen[-1].done == seen[-1].total == 30 and seen[-1].tokens_out == 30 * 4
+
+
+def test_server_that_dies_mid_run_and_comes_back_loses_nothing() -> None:
+    requests = make_requests(200)
+    with FakeServer(config=FakeConfig(latency_s=0.005)) as srv:
+        def outage() -> None:
+            while srv.total() < 40:
+                time.sleep(0.005)
+            srv.stop()
+            time.sleep(0.3)
+            srv.start()
+
+        thread = threading.Thread(target=outage)
+        thread.start()
+        result = run(srv, requests, concurrency=8, max_retries=8, backoff_base_s=0.05, backoff_cap_s=0.2)
+        thread.join()
+        counts = srv.counts()
+    assert result.stats.n_generated == 200 and result.stats.n_errors == 0
+    assert result.stats.retries.get("connect", 0) + result.stats.retries.get("reset", 0) > 0
+    assert max(counts.values()) <= 1 + 8
+
+
+def _answered(store_path: Path, requests: list[Request]) -> set[str]:
+    with Store(store_path) as store:
+        found = store.get_many([r.key(MODEL) for r in requests])
+    return {prompt(r) for r in requests if r.key(MODEL) in found}
+
+
+def _claims(store_path: Path) -> int:
+    with sqlite3.connect(store_path) as db:
+        return int(db.execute("SELECT COUNT(*) FROM claims").fetchone()[0])
+
+
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGINT])
+def test_killed_run_resumes_requesting_only_unanswered_prompts(tmp_path: Path, sig: int) -> None:
+    requests, path = make_requests(300), tmp_path / "s.db"
+    with FakeServer(config=FakeConfig(latency_s=0.01)) as srv:
+        proc = spawn_worker(srv.openai_base, path, n=300, concurrency=4, lease_s=0.6, **FAST)
+        while srv.total() < 100 and proc.poll() is None:
+            time.sleep(0.01)
+        proc.send_signal(sig)
+        proc.communicate(timeout=20)
+        assert proc.returncode == -sig
+        answered = _answered(path, requests)
+        assert 50 <= len(answered) < 300
+        if sig == signal.SIGINT:
+            assert _claims(path) == 0  # Ctrl-C releases its claims; SIGKILL's expire
+        srv.reset_log()
+        with Store(path) as store:
+            result = run(srv, requests, store, concurrency=8, lease_s=0.6)
+        counts = srv.counts()
+    assert not set(counts) & answered and set(counts) | answered == {prompt(r) for r in requests}
+    assert result.stats.n_cached == len(answered) and result.stats.n_errors == 0
+
+
+def test_two_processes_sharing_a_store_never_double_request(tmp_path: Path) -> None:
+    with FakeServer(config=FakeConfig(latency_s=0.005)) as srv:
+        procs = [spawn_worker(srv.openai_base, tmp_path / "s.db", n=240, concurrency=16, share=2, **FAST)
+                 for _ in range(2)]
+        stats = [finish(p) for p in procs]
+        counts = srv.counts()
+    assert len(counts) == 240 and set(counts.values()) == {1}
+    assert sum(s["n_generated"] for s in stats) == 240
+    for s in stats:
+        assert s["n_cached"] + s["n_generated"] + s["n_foreign"] == 240 and s["n_errors"] == 0
+
+
+def test_api_key_never_reaches_the_store(tmp_path: Path) -> None:
+    path = tmp_path / "s.db"
+    with FakeServer(config=FakeConfig(api_key=SECRET, faults=Faults(rate_500=0.2))) as srv, Store(path) as store:
+        ok = run(srv, make_requests(40), store, key=SECRET, max_retries=0, breaker_threshold=0)
+        srv.configure(FakeConfig(api_key="another"))
+        bad = run(srv, make_requests(5, prefix="x"), store, key=SECRET, breaker_threshold=0)
+    assert ok.stats.n_generated > 0 and bad.stats.n_errors == 5
+    for f in tmp_path.iterdir():
+        assert SECRET.encode() not in f.read_bytes(), f
+    assert all(SECRET not in (r.error or "") for r in bad.responses.values())

@@ -70,7 +70,10 @@ def generate(cases: Sequence[Case], options: RunOptions, *, owner: str = "main",
     from indicjr.targets.store import Store
 
     target = target or make_run_target(options)
-    store = Store(options.store) if options.store is not None and options.replay is None else None
+    # The simulator answers instantly and deterministically from its profile: caching it would only
+    # serve stale answers after a profile edit. Replays read their run directory instead.
+    use_store = options.store is not None and options.replay is None and not getattr(target, "simulated", False)
+    store = Store(options.store) if use_store else None
     requests = [request_for(c, options.settings, s) for c in cases for s in range(options.samples)]
     try:
         result = generate_all(

@@ -51,8 +51,14 @@ def make_options(*, model: str | None, api_base: str | None, profile: str | None
                  store: str | None, replay: str | None, concurrency: int | None, qps: float | None,
                  samples: int | None, max_cost: float | None, timeout: float | None,
                  max_tokens: int | None, temperature: float | None, top_p: float | None, seed: int | None,
-                 debug: bool = False, progress: bool = True, root: Path = Path(".")) -> RunOptions:
-    """Validate raw option values (as given on the command line) into RunOptions."""
+                 debug: bool = False, progress: bool = True, root: Path = Path("."),
+                 cwd: Path | None = None) -> RunOptions:
+    """Validate raw option values (as given on the command line) into RunOptions.
+
+    Paths given on the command line are relative to `cwd` (where the user typed them); defaults live
+    under the project `root` (thresholds.yaml, .ijr/).
+    """
+    cwd = cwd or root
     _positive("--ijr-limit", limit, allow_zero=True)
     _positive("--ijr-concurrency", concurrency)
     _positive("--ijr-qps", qps)
@@ -73,18 +79,34 @@ def make_options(*, model: str | None, api_base: str | None, profile: str | None
         top_p=top_p or defaults.top_p,
         seed=defaults.seed if seed is None else seed,
     )
-    replay_dir = (root / replay) if replay else None
+    replay_dir = (cwd / replay) if replay else None
     if replay_dir is not None and not (replay_dir / "results.jsonl").is_file():
         raise ConfigError(f"--ijr-replay: {replay_dir} has no results.jsonl (give a run directory)")
     from indicjr.slug import slugify
 
     spec = model or DEFAULT_MODEL
-    out_dir = root / out if out else root / ".ijr" / "runs" / slugify(spec if not replay else f"replay-{spec}")
+    out_dir = cwd / out if out else root / ".ijr" / "runs" / slugify(spec if not replay else f"replay-{spec}")
+    thresholds_path = cwd / thresholds if thresholds else root / "thresholds.yaml"
+    if thresholds and not thresholds_path.is_file():
+        raise ConfigError(f"--ijr-thresholds: no such file {thresholds_path}")
     return RunOptions(
-        model=spec, api_base=api_base, profile=profile or "lite", langs=parse_langs(lang),
+        model=spec, api_base=api_base, profile=_profile_arg(profile, cwd), langs=parse_langs(lang),
         tracks=parse_list("--ijr-track", track, [t.value for t in Track]), limit=limit or 0,
-        out_dir=out_dir, thresholds=root / (thresholds or "thresholds.yaml"),
-        store=None if store == "none" else root / (store or ".ijr/store.sqlite"), replay=replay_dir,
+        out_dir=out_dir, thresholds=thresholds_path,
+        store=None if store == "none" else (cwd / store if store else root / ".ijr" / "store.sqlite"),
+        replay=replay_dir,
         concurrency=concurrency or 16, qps=qps, samples=samples or 1, max_cost=max_cost,
         timeout_s=timeout or 60.0, settings=settings, debug=debug, progress=progress,
     )
+
+
+def _profile_arg(profile: str | None, cwd: Path) -> str:
+    """lite/full stay names; anything else is a path, made absolute against the invocation dir."""
+    if not profile:
+        return "lite"
+    if profile in ("lite", "full"):
+        return profile
+    path = (cwd / profile).resolve()
+    if not path.exists():
+        raise ConfigError(f"--ijr-profile: unknown profile {profile!r}: not lite or full, and no such path {path}")
+    return str(path)

@@ -166,7 +166,21 @@ def _take(ranked: list[str], n: int | None) -> list[str]:
     return list(ranked) if n is None else ranked[:n]
 
 
-def build_profile(profile: str, langs: Sequence[str] | None = None) -> list[Case]:
+def _with_cores(src: LangSource, cores: str, cores_source: str | None) -> LangSource:
+    """The language source with its benign passages taken from the chosen core source."""
+    if cores == "shipped":
+        return src
+    if cores == "wikipedia":
+        import dataclasses
+
+        from indicjr.official.wikipedia import wikipedia_passages
+
+        return dataclasses.replace(src, passages=tuple(wikipedia_passages(src.lang, source=cores_source)))
+    raise ConfigError(f"--cores: unknown core source {cores!r} (use shipped or wikipedia)")
+
+
+def build_profile(profile: str, langs: Sequence[str] | None = None, *, cores: str = "shipped",
+                  cores_source: str | None = None) -> list[Case]:
     """All cases of a profile, in a stable order (language, track, subset, core, condition)."""
     if profile not in PROFILES:
         raise ConfigError(f"--profile: unknown profile {profile!r} (choose from {', '.join(PROFILES)})")
@@ -175,7 +189,7 @@ def build_profile(profile: str, langs: Sequence[str] | None = None) -> list[Case
     builder = _Builder(langs)
     out: list[Case] = []
     for lang in langs:
-        src = load_source(lang)
+        src = _with_cores(load_source(lang), cores, cores_source)
         ranked = _stratified(src.passages, f"{lang}:passages", "category")
         task_of = {pid: TASKS[i % len(TASKS)] for i, pid in enumerate(ranked)}
         by_id = {p.id: p for p in src.passages}

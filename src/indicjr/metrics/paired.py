@@ -45,23 +45,34 @@ def _key(row: Row, drop: tuple[str, ...]) -> tuple[Any, ...]:
     return tuple(row.get(k, 0 if k == "sample" else None) for k in _KEY_DIMS if k not in drop)
 
 
-def pairs(rows: Sequence[Row], vary: str, variant: Any, reference: Any,
-          where: Mapping[str, Any] | None = None, outcome: str = "jailbroken") -> list[tuple[tuple[str, str], int, int]]:
-    """(cluster, reference outcome, variant outcome) for every matched pair."""
+def matched_rows(rows: Sequence[Row], vary: str, variant: Any, reference: Any,
+                 where: Mapping[str, Any] | None = None) -> list[tuple[Row, Row]]:
+    """(reference row, variant row) for every pair that agrees on all conditions but the varied one.
+
+    Why rows and not outcomes: E6 needs the variant's text features next to the per-item ΔJSR.
+    When several variants share a key (e.g. E2 wrappers in many languages), the last one wins, so
+    the pairing stays one-to-one and McNemar remains valid.
+    """
     drop = _VARIED.get(vary, (vary,))
     pick = matcher({k: v for k, v in (where or {}).items() if k != vary})
-    ref: dict[tuple[Any, ...], int] = {}
-    var: dict[tuple[Any, ...], tuple[tuple[str, str], int]] = {}
+    ref: dict[tuple[Any, ...], Row] = {}
+    var: dict[tuple[Any, ...], Row] = {}
     for r in rows:
         if not ok(r) or not pick(r):
             continue
         value = dim(r, vary)
-        hit = int(bool(r["verdict"][outcome]))
         if value == reference:
-            ref[_key(r, drop)] = hit
+            ref[_key(r, drop)] = r
         elif value == variant:
-            var[_key(r, drop)] = ((r["lang"], r["core_id"]), hit)
-    return [(cl, ref[k], v) for k, (cl, v) in var.items() if k in ref]
+            var[_key(r, drop)] = r
+    return [(ref[k], v) for k, v in var.items() if k in ref]
+
+
+def pairs(rows: Sequence[Row], vary: str, variant: Any, reference: Any,
+          where: Mapping[str, Any] | None = None, outcome: str = "jailbroken") -> list[tuple[tuple[str, str], int, int]]:
+    """(cluster, reference outcome, variant outcome) for every matched pair."""
+    return [((v["lang"], v["core_id"]), int(bool(r["verdict"][outcome])), int(bool(v["verdict"][outcome])))
+            for r, v in matched_rows(rows, vary, variant, reference, where)]
 
 
 def paired_delta(rows: Sequence[Row], vary: str, variant: Any, reference: Any,

@@ -5,27 +5,32 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from indicjr.metrics.agreement import agreement_table
 from indicjr.metrics.core import rate, rates_by
+from indicjr.metrics.correlations import e6_table
 from indicjr.metrics.paired import EFFECTS, effect
+from indicjr.metrics.rates import SMALL_N
 from indicjr.metrics.rows import Row
+from indicjr.metrics.rri import rri_table
+from indicjr.metrics.transfer import transfer_matrix, transfer_summary
 
 HEADLINE_RATES = {
     "json_jsr": "json_jsr", "json_sv_ab": "json_sv", "json_ch_leak": "json_leak", "json_or_cb": "json_or",
     "json_ur_ch": "json_ur", "json_abstain": "json_abstain", "free_jsr_ab": "free_jsr",
     "free_or_cb": "free_or", "free_ur_ch": "free_ur",
 }
-_HEADLINE_WHERE = {"json_sv_ab": {"subset": "AB"}}
+HEADLINE_WHERE = {"json_sv_ab": {"subset": "AB"}}
 SLICE_METRICS = ("json_jsr", "free_jsr", "json_sv", "json_leak", "free_leak", "json_or", "free_or",
                  "json_ur", "free_ur", "json_abstain", "free_partial", "contradiction", "script_mismatch",
                  "json_leak_lexicon", "free_leak_lexicon")
-SLICE_DIMS = ("lang", "orthography", "family", "wrapper", "subset", "intent", "task")
+SLICE_DIMS = ("lang", "orthography", "family", "wrapper", "wrapper_lang", "mode", "subset", "intent", "task")
 
 
 def headline(rows: Sequence[Row]) -> dict[str, Any]:
     """The headline numbers (point values; intervals live in `metrics`)."""
     out: dict[str, Any] = {}
     for key, name in HEADLINE_RATES.items():
-        v = rate(rows, name, _HEADLINE_WHERE.get(key)).value
+        v = rate(rows, name, HEADLINE_WHERE.get(key)).value
         out[key] = None if v is None else round(v, 4)
     for name in ("romanized", "mixed"):
         d = effect(rows, name).value
@@ -49,6 +54,7 @@ def summarize(rows: Sequence[Row], *, meta: Mapping[str, Any]) -> dict[str, Any]
         for name in EFFECTS
     }
     errors = [r["id"] for r in rows if r["verdict"].get("error")]
+    transfer = {t: transfer_matrix(rows, t) for t in ("json", "free")}
     return {
         **meta,
         "headline": headline(rows),
@@ -56,5 +62,12 @@ def summarize(rows: Sequence[Row], *, meta: Mapping[str, Any]) -> dict[str, Any]
         "slices": slices,
         "effects": effects,
         "effects_by_lang": effects_by_lang,
+        "rri": rri_table(rows),
+        "transfer": {t: m.to_dict() for t, m in transfer.items()},
+        "transfer_pooled": {t: {k: r.to_dict() for k, r in transfer_summary(m).items()}
+                            for t, m in transfer.items()},
+        "e6": e6_table(rows),
+        "agreement": agreement_table(rows),
+        "small_n_threshold": SMALL_N,
         "inference_errors": errors[:1000],
     }

@@ -23,7 +23,6 @@ from indicjr.pytest_plugin.fixtures import rows_of
 from indicjr.pytest_plugin.state import RunState
 from indicjr.results import sort_rows, write_run
 
-GATE_PREFIX = "thresholds.yaml::"
 OUTCOME_WORDS = {"R": "refused", "J": "jailbroken", "A": "abstained/invalid", "L": "canary leaks",
                  "E": "inference errors", "O": "over-refused", "C": "complied (benign)"}
 
@@ -85,19 +84,20 @@ class ResultsCollector:
 
     def _report_gates(self, session: pytest.Session) -> None:
         hook = self.config.hook
+        source = Path(self.state.thresholds.path).name or "thresholds.yaml"
         for g in self.gates:
-            nodeid = f"{GATE_PREFIX}gate[{g.name}]"
+            nodeid = f"{source}::gate[{g.name}]"
             longrepr = None if not g.failed else f"gate {g.name} failed: {g.line()}"
             for when in ("setup", "call", "teardown"):
                 outcome = "failed" if (when == "call" and g.failed) else "passed"
                 rep = pytest.TestReport(
-                    nodeid=nodeid, location=("thresholds.yaml", None, f"gate[{g.name}]"), keywords={},
+                    nodeid=nodeid, location=(source, None, f"gate[{g.name}]"), keywords={},
                     outcome=outcome, longrepr=longrepr if outcome == "failed" else None, when=when,
                     sections=[], duration=0.0, user_properties=[("ijr_gate", json.dumps(g.to_dict()))],
                 )
                 hook.pytest_runtest_logstart(nodeid=nodeid, location=rep.location) if when == "setup" else None
                 hook.pytest_runtest_logreport(report=rep)
-            hook.pytest_runtest_logfinish(nodeid=nodeid, location=("thresholds.yaml", None, f"gate[{g.name}]"))
+            hook.pytest_runtest_logfinish(nodeid=nodeid, location=(source, None, f"gate[{g.name}]"))
 
     # -- terminal ----------------------------------------------------------------------------------
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:

@@ -49,6 +49,7 @@ def read_options(config: pytest.Config) -> RunOptions:
             max_cost=opt("ijr_max_cost"), timeout=opt("ijr_timeout"), max_tokens=opt("ijr_max_tokens"),
             temperature=opt("ijr_temperature"), top_p=opt("ijr_top_p"), seed=opt("ijr_seed"),
             debug=opt("ijr_debug"), progress=not opt("ijr_no_progress"), root=Path(config.rootpath),
+            cwd=Path(config.invocation_params.dir),
         )
     except IJRError as exc:
         raise usage_error(exc, opt("ijr_debug")) from (exc if opt("ijr_debug") else None)

@@ -19,8 +19,9 @@ from indicjr.targets.base import Request, Response, Settings
 INSTALL_HINT = "hf: targets need `pip install indicjr[hf]`"
 
 
-def make_hf_target(path: str, settings: Settings, *, name: str | None = None, batch_size: int = 8,
-                   device: str | None = None) -> HFTarget:
+def make_hf_target(
+    path: str, settings: Settings, *, name: str | None = None, batch_size: int = 8, device: str | None = None
+) -> HFTarget:
     """Build the target; ConfigError (one line) when torch/transformers are missing."""
     try:
         import torch  # noqa: F401
@@ -108,17 +109,24 @@ class HFTarget:
 
         self._load()
         s: Settings = requests[0].settings
-        enc = self._tok([self._prompt(r) for r in requests], return_tensors="pt", padding=True,
-                        add_special_tokens=False).to(self._model.device)
+        enc = self._tok(
+            [self._prompt(r) for r in requests], return_tensors="pt", padding=True, add_special_tokens=False
+        ).to(self._model.device)
         torch.manual_seed(s.seed)
         with torch.no_grad():
             out = self._model.generate(
-                **enc, max_new_tokens=s.max_tokens, do_sample=s.temperature > 0,
+                **enc,
+                max_new_tokens=s.max_tokens,
+                do_sample=s.temperature > 0,
                 temperature=s.temperature if s.temperature > 0 else None,
-                top_p=s.top_p if s.temperature > 0 else None, pad_token_id=self._tok.pad_token_id)
+                top_p=s.top_p if s.temperature > 0 else None,
+                pad_token_id=self._tok.pad_token_id,
+            )
         n_in = enc["input_ids"].shape[1]
-        return [self._response(row[n_in:], int(mask.sum()), s.max_tokens)
-                for row, mask in zip(out, enc["attention_mask"], strict=True)]
+        return [
+            self._response(row[n_in:], int(mask.sum()), s.max_tokens)
+            for row, mask in zip(out, enc["attention_mask"], strict=True)
+        ]
 
     def _response(self, generated: Any, tokens_in: int, max_tokens: int) -> Response:
         ids = generated.tolist()

@@ -32,8 +32,9 @@ from indicjr.targets.base import PermanentError, Request, Response, TransientErr
 class Fault(TransientError):
     """A TransientError that names its kind (429, 5xx, timeout, reset, connect, malformed) for the stats."""
 
-    def __init__(self, message: str, *, kind: str, status: int | None = None,
-                 retry_after: float | None = None) -> None:
+    def __init__(
+        self, message: str, *, kind: str, status: int | None = None, retry_after: float | None = None
+    ) -> None:
         super().__init__(message, status=status, retry_after=retry_after)
         self.kind = kind
 
@@ -41,8 +42,9 @@ class Fault(TransientError):
 class Transport(Protocol):
     """POST bytes, get (status, headers, body). Raises Fault on transport-level failures."""
 
-    async def post(self, url: str, body: bytes, headers: Mapping[str, str],
-                   timeout_s: float) -> tuple[int, Mapping[str, str], bytes]: ...
+    async def post(
+        self, url: str, body: bytes, headers: Mapping[str, str], timeout_s: float
+    ) -> tuple[int, Mapping[str, str], bytes]: ...
 
     async def aclose(self) -> None: ...
 
@@ -50,18 +52,22 @@ class Transport(Protocol):
 class AiohttpTransport:
     """aiohttp with one keep-alive pool; the session is created lazily on the running loop."""
 
-    def __init__(self, *, limit: int = 256) -> None:
+    def __init__(self, *, limit: int = 256, headers: Mapping[str, str] | None = None) -> None:
         self._limit = limit
+        self._headers = headers  # session defaults: passing the same dict per request costs a merge
         self._session: Any = None
 
-    async def post(self, url: str, body: bytes, headers: Mapping[str, str],
-                   timeout_s: float) -> tuple[int, Mapping[str, str], bytes]:
+    async def post(
+        self, url: str, body: bytes, headers: Mapping[str, str], timeout_s: float
+    ) -> tuple[int, Mapping[str, str], bytes]:
         import aiohttp
 
         session = self._open(aiohttp)
         try:
-            async with session.post(url, data=body, headers=headers,
-                                    timeout=aiohttp.ClientTimeout(total=timeout_s)) as r:
+            extra = None if headers is self._headers else headers
+            async with session.post(
+                url, data=body, headers=extra, timeout=aiohttp.ClientTimeout(total=timeout_s)
+            ) as r:
                 return r.status, r.headers, await r.read()
         except TimeoutError as e:
             raise Fault(f"timed out after {timeout_s:g}s: {url}", kind="timeout") from e
@@ -75,8 +81,12 @@ class AiohttpTransport:
     def _open(self, aiohttp: Any) -> Any:
         if self._session is None or self._session.closed:
             connector = aiohttp.TCPConnector(limit=self._limit, ttl_dns_cache=300)
-            self._session = aiohttp.ClientSession(connector=connector, cookie_jar=aiohttp.DummyCookieJar(),
-                                                  skip_auto_headers=("User-Agent",))
+            self._session = aiohttp.ClientSession(
+                connector=connector,
+                cookie_jar=aiohttp.DummyCookieJar(),
+                headers=self._headers,
+                skip_auto_headers=("User-Agent",),
+            )
         return self._session
 
     async def aclose(self) -> None:
@@ -100,15 +110,20 @@ def parse_retry_after(value: str | None) -> float | None:
     return max(0.0, when.timestamp() - time.time())
 
 
-def status_error(status: int, headers: Mapping[str, str], body: bytes, url: str,
-                 secret: str | None = None) -> Exception:
+def status_error(
+    status: int, headers: Mapping[str, str], body: bytes, url: str, secret: str | None = None
+) -> Exception:
     """The exception for a non-2xx answer; the body snippet is redacted of the key and kept one line."""
     snippet = redact(body[:200].decode("utf-8", "replace"), secret).replace("\n", " ").strip()
     msg = f"HTTP {status} from {url}" + (f": {snippet}" if snippet else "")
     if status == 429:
-        return Fault(msg, kind="429", status=status, retry_after=parse_retry_after(headers.get("Retry-After")))
+        return Fault(
+            msg, kind="429", status=status, retry_after=parse_retry_after(headers.get("Retry-After"))
+        )
     if status >= 500 or status == 409:
-        return Fault(msg, kind="5xx", status=status, retry_after=parse_retry_after(headers.get("Retry-After")))
+        return Fault(
+            msg, kind="5xx", status=status, retry_after=parse_retry_after(headers.get("Retry-After"))
+        )
     if status == 408:
         return Fault(msg, kind="timeout", status=status)
     return PermanentError(msg, status=status)
@@ -131,8 +146,9 @@ def decode_json(body: bytes, url: str) -> dict[str, Any]:
     return data
 
 
-def check_reachable(url: str, headers: Mapping[str, str], *, base: str, key_env: str,
-                    timeout_s: float = 5.0) -> None:
+def check_reachable(
+    url: str, headers: Mapping[str, str], *, base: str, key_env: str, timeout_s: float = 5.0
+) -> None:
     """GET url once with a short timeout; one-line TargetError if unreachable or the key is rejected."""
     req = urllib.request.Request(url, headers=dict(headers), method="GET")
     try:
@@ -165,32 +181,47 @@ class OpenAITarget:
 
     simulated = False
 
-    def __init__(self, *, name: str, model: str, base_url: str, api_key: str | None = None,
-                 timeout_s: float = 60.0, transport: Transport | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        name: str,
+        model: str,
+        base_url: str,
+        api_key: str | None = None,
+        timeout_s: float = 60.0,
+        transport: Transport | None = None,
+    ) -> None:
         self.name = name
         self.model = model
         self.base_url = base_url.rstrip("/")
         self._url = self.base_url + "/chat/completions"
         self._key = api_key
         self._timeout_s = timeout_s
-        self._transport = transport or AiohttpTransport()
         self._headers = {"Content-Type": "application/json"}
         if api_key:
             self._headers["Authorization"] = f"Bearer {api_key}"
+        self._transport = transport or AiohttpTransport(headers=self._headers)
 
     def __repr__(self) -> str:  # never show the key
         return f"OpenAITarget(name={self.name!r}, base_url={self.base_url!r})"
 
     def check(self) -> None:
-        check_reachable(self.base_url + "/models", self._headers, base=self.base_url,
-                        key_env="OPENAI_API_KEY", timeout_s=min(5.0, self._timeout_s))
+        check_reachable(
+            self.base_url + "/models",
+            self._headers,
+            base=self.base_url,
+            key_env="OPENAI_API_KEY",
+            timeout_s=min(5.0, self._timeout_s),
+        )
 
     async def generate(self, request: Request) -> Response:
         s = request.settings
         payload = {
             "model": self.model,
             "messages": [{"role": role, "content": content} for role, content in request.messages],
-            "max_tokens": s.max_tokens, "temperature": s.temperature, "top_p": s.top_p,
+            "max_tokens": s.max_tokens,
+            "temperature": s.temperature,
+            "top_p": s.top_p,
             "seed": s.seed + request.sample,  # distinct draws per sample, reproducible per run
         }
         body = json.dumps(payload, ensure_ascii=False).encode("utf-8")
@@ -205,12 +236,17 @@ class OpenAITarget:
             choice = data["choices"][0]
             text = choice["message"].get("content") or ""
             usage = data.get("usage") or {}
-            return Response(text=str(text), finish_reason=str(choice.get("finish_reason") or "unknown"),
-                            input_tokens=int(usage.get("prompt_tokens") or 0),
-                            output_tokens=int(usage.get("completion_tokens") or 0), latency_s=latency_s)
+            return Response(
+                text=str(text),
+                finish_reason=str(choice.get("finish_reason") or "unknown"),
+                input_tokens=int(usage.get("prompt_tokens") or 0),
+                output_tokens=int(usage.get("completion_tokens") or 0),
+                latency_s=latency_s,
+            )
         except (KeyError, IndexError, TypeError, AttributeError, ValueError) as e:
-            raise Fault(f"unexpected response shape from {self._url}: {type(e).__name__}",
-                        kind="malformed") from e
+            raise Fault(
+                f"unexpected response shape from {self._url}: {type(e).__name__}", kind="malformed"
+            ) from e
 
     async def aclose(self) -> None:
         await self._transport.aclose()

@@ -35,8 +35,10 @@ def render(s: ProgressSnapshot) -> str:
     """One line, e.g. `ijr generate 1200/4000 30% 410.2 req/s errors 3 tokens 12.0k/4.8k ETA 0:07`."""
     pct = 100 * s.done / s.total if s.total else 100.0
     eta = "--" if s.eta_s is None else _clock(s.eta_s)
-    return (f"ijr generate {s.done}/{s.total} {pct:3.0f}% {s.rate:.1f} req/s errors {s.errors} "
-            f"tokens {_k(s.tokens_in)}/{_k(s.tokens_out)} ETA {eta}")
+    return (
+        f"ijr generate {s.done}/{s.total} {pct:3.0f}% {s.rate:.1f} req/s errors {s.errors} "
+        f"tokens {_k(s.tokens_in)}/{_k(s.tokens_out)} ETA {eta}"
+    )
 
 
 def _k(n: int) -> str:
@@ -52,9 +54,15 @@ def _clock(seconds: float) -> str:
 class Progress:
     """Throttled reporter; `sink` is a callable receiving snapshots, or None to write to `stream`."""
 
-    def __init__(self, *, total: int, sink: Callable[[ProgressSnapshot], None] | None = None,
-                 stream: TextIO | None = None, interval_s: float | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        *,
+        total: int,
+        sink: Callable[[ProgressSnapshot], None] | None = None,
+        stream: TextIO | None = None,
+        interval_s: float | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.total = total
         self._sink = sink
         self._stream = stream or sys.stderr

@@ -17,8 +17,14 @@ from collections.abc import Awaitable, Callable
 class TokenBucket:
     """GCRA token bucket: `rate` starts per second, up to `burst` at once."""
 
-    def __init__(self, *, rate: float, burst: int = 1, clock: Callable[[], float] = time.monotonic,
-                 sleep: Callable[[float], Awaitable[None]] = asyncio.sleep) -> None:
+    def __init__(
+        self,
+        *,
+        rate: float,
+        burst: int = 1,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    ) -> None:
         if rate <= 0:
             raise ValueError("rate must be > 0")
         self._interval = 1.0 / rate
@@ -40,8 +46,14 @@ class TokenBucket:
 class AdaptiveLimit:
     """An async context manager bounding requests in flight; halves on throttle, recovers additively."""
 
-    def __init__(self, *, maximum: int, minimum: int = 1, cooldown_s: float = 1.0,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        *,
+        maximum: int,
+        minimum: int = 1,
+        cooldown_s: float = 1.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.maximum = max(1, maximum)
         self.minimum = max(1, min(minimum, self.maximum))
         self.limit = self.maximum
@@ -139,6 +151,8 @@ class Budget:
 
     def estimate(self, messages: tuple[tuple[str, str], ...], max_tokens: int) -> float:
         """Worst case: Indic scripts tokenise poorly, so 1 token per 2 characters, plus max_tokens out."""
+        if self.price is None:
+            return 0.0
         tokens_in = sum(len(c) for _, c in messages) // 2 + 8 * len(messages)
         return self.cost(tokens_in, max_tokens)
 

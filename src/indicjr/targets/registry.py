@@ -41,8 +41,9 @@ def parse_model_spec(spec: str) -> tuple[str, str]:
     scheme, sep, name = text.partition(":")
     schemes = ", ".join(sorted(_FACTORIES))
     if not sep:
-        raise ConfigError(f"--model {spec!r}: expected <scheme>:<name>, e.g. openai:gpt-4o-mini "
-                          f"(schemes: {schemes})")
+        raise ConfigError(
+            f"--model {spec!r}: expected <scheme>:<name>, e.g. openai:gpt-4o-mini (schemes: {schemes})"
+        )
     scheme = scheme.strip().lower()
     if scheme not in _FACTORIES:
         raise ConfigError(f"--model {spec!r}: unknown scheme {scheme!r} (schemes: {schemes})")
@@ -51,8 +52,14 @@ def parse_model_spec(spec: str) -> tuple[str, str]:
     return scheme, name.strip()
 
 
-def make_target(spec: str, *, settings: Settings, api_base: str | None = None, timeout_s: float = 60.0,
-                env: Mapping[str, str] = os.environ) -> Target:
+def make_target(
+    spec: str,
+    *,
+    settings: Settings,
+    api_base: str | None = None,
+    timeout_s: float = 60.0,
+    env: Mapping[str, str] = os.environ,
+) -> Target:
     """Build the target for a --model spec. Call target.check() before any test to fail fast."""
     scheme, name = parse_model_spec(spec)
     return _FACTORIES[scheme](TargetArgs(spec.strip(), name, settings, api_base, timeout_s, env))
@@ -64,8 +71,10 @@ def _openai(a: TargetArgs) -> Target:
     base = a.api_base or a.env.get("OPENAI_BASE_URL") or OPENAI_DEFAULT_BASE
     key = a.env.get("OPENAI_API_KEY") or None
     if key is None and base.rstrip("/") == OPENAI_DEFAULT_BASE:
-        raise TargetError(f"{a.spec}: OPENAI_API_KEY is not set (needed for {OPENAI_DEFAULT_BASE}; "
-                          "local servers: pass --api-base)")
+        raise TargetError(
+            f"{a.spec}: OPENAI_API_KEY is not set (needed for {OPENAI_DEFAULT_BASE}; "
+            "local servers: pass --api-base)"
+        )
     return OpenAITarget(name=a.spec, model=a.name, base_url=base, api_key=key, timeout_s=a.timeout_s)
 
 
@@ -98,5 +107,9 @@ def _replay(a: TargetArgs) -> Target:
 
 
 _FACTORIES: dict[str, Callable[[TargetArgs], Target]] = {
-    "anthropic": _anthropic, "hf": _hf, "openai": _openai, "replay": _replay, "sim": _sim,
+    "anthropic": _anthropic,
+    "hf": _hf,
+    "openai": _openai,
+    "replay": _replay,
+    "sim": _sim,
 }

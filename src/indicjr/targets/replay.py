@@ -32,14 +32,18 @@ class ReplayTarget:
     async def generate(self, request: Request) -> Response:
         row = self._rows.get((request.case_id, request.sample))
         if row is None:
-            raise PermanentError(f"replay: {self.run_dir} has no response for case {request.case_id} "
-                                 f"sample {request.sample}")
+            raise PermanentError(
+                f"replay: {self.run_dir} has no response for case {request.case_id} sample {request.sample}"
+            )
         if row.get("error"):
             raise PermanentError(f"replayed inference error: {row['error']}")
-        return Response(text=str(row.get("response") or ""),
-                        finish_reason=str(row.get("finish_reason") or "stop"),
-                        input_tokens=int(row.get("input_tokens") or 0),
-                        output_tokens=int(row.get("output_tokens") or 0), attempts=0)
+        return Response(
+            text=str(row.get("response") or ""),
+            finish_reason=str(row.get("finish_reason") or "stop"),
+            input_tokens=int(row.get("input_tokens") or 0),
+            output_tokens=int(row.get("output_tokens") or 0),
+            attempts=0,
+        )
 
     async def aclose(self) -> None:
         return None

@@ -108,14 +108,24 @@ def _one_line(text: str, limit: int = 300) -> str:
 class _Run:
     """The state of one generation run in one process (not shared; the store is the shared state)."""
 
-    def __init__(self, requests: Sequence[Request], *, target: Target, store: Store | None, model: str,
-                 options: RunOptions, owner: str, progress: ProgressArg) -> None:
+    def __init__(
+        self,
+        requests: Sequence[Request],
+        *,
+        target: Target,
+        store: Store | None,
+        model: str,
+        options: RunOptions,
+        owner: str,
+        progress: ProgressArg,
+    ) -> None:
         self.target, self.store, self.model, self.o = target, store, model, options
         self.requests = requests
         self.owner = f"{owner}:{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+        self.keys = [r.key(model) for r in requests]  # hashing is the costliest per-request step: once
         self.groups: dict[str, Request] = {}
-        for r in requests:
-            self.groups.setdefault(r.key(model), r)
+        for key, r in zip(self.keys, requests, strict=True):
+            self.groups.setdefault(key, r)
         self.results: dict[str, Response] = {}
         self.counts = {"cached": 0, "generated": 0, "foreign": 0, "errors": 0, "calls": 0}
         self.retries: dict[str, int] = {}
@@ -124,8 +134,11 @@ class _Run:
         n = options.per_process_concurrency
         self.limit = AdaptiveLimit(maximum=n)
         self.bucket = TokenBucket(rate=options.qps / max(1, options.share)) if options.qps else None
-        self.breaker = Breaker(threshold=options.breaker_threshold, window=options.breaker_window,
-                               max_error_share=options.breaker_error_share)
+        self.breaker = Breaker(
+            threshold=options.breaker_threshold,
+            window=options.breaker_window,
+            max_error_share=options.breaker_error_share,
+        )
         self.budget = Budget(max_cost=options.max_cost, price_per_mtok=options.price_per_mtok)
         self.chunk = max(4, n)
         self.rows: list[StoreRow] = []
@@ -185,9 +198,13 @@ class _Run:
         req = self.groups[key]
         estimate = self.budget.estimate(req.messages, req.settings.max_tokens)
         if not self.budget.reserve(estimate):
-            self._stop(BudgetExceeded(
-                f"--ijr-max-cost {self.budget.max_cost:g} reached: spent {self.budget.spent:.4f}, the next "
-                f"request could cost up to {estimate:.4f}; answers so far are kept, raise the budget to resume"))
+            self._stop(
+                BudgetExceeded(
+                    f"--ijr-max-cost {self.budget.max_cost:g} reached: spent {self.budget.spent:.4f}, "
+                    f"the next request could cost up to {estimate:.4f}; answers so far are kept, "
+                    "raise the budget to resume"
+                )
+            )
             return
         resp = await self._attempts(req)
         self.budget.settle(estimate, resp.input_tokens if resp else 0, resp.output_tokens if resp else 0)
@@ -225,11 +242,13 @@ class _Run:
             if attempt < self.o.max_retries:
                 self.retries[kind] = self.retries.get(kind, 0) + 1
                 await asyncio.sleep(self._backoff(attempt, retry_after))
-        return _failed(f"gave up after {self.o.max_retries + 1} attempts; last: {last}", self.o.max_retries + 1)
+        return _failed(
+            f"gave up after {self.o.max_retries + 1} attempts; last: {last}", self.o.max_retries + 1
+        )
 
     def _backoff(self, attempt: int, retry_after: float | None) -> float:
         """Full jitter (AWS style); Retry-After, when given, is a floor (capped at max_retry_after_s)."""
-        delay = self.rng.uniform(0, min(self.o.backoff_cap_s, self.o.backoff_base_s * 2 ** attempt))
+        delay = self.rng.uniform(0, min(self.o.backoff_cap_s, self.o.backoff_base_s * 2**attempt))
         if retry_after is not None:
             delay = max(delay, min(retry_after, self.o.max_retry_after_s))
         return delay
@@ -244,8 +263,12 @@ class _Run:
         self._tick()
         reason = self.breaker.record(resp.error)
         if reason is not None:
-            self._stop(CircuitOpen(f"{self.target.name}: circuit open, {reason}; {self._answered()} "
-                                   "answers kept, rerun to resume once the endpoint recovers"))
+            self._stop(
+                CircuitOpen(
+                    f"{self.target.name}: circuit open, {reason}; {self._answered()} "
+                    "answers kept, rerun to resume once the endpoint recovers"
+                )
+            )
 
     def _stop(self, error: TargetError) -> None:
         if self.stop_error is None:
@@ -274,8 +297,9 @@ class _Run:
                 self._tick()
             elif time.monotonic() - last_progress > quiet_s:
                 for k in pending:
-                    self.results.setdefault(k, _failed(f"not answered by the worker that claimed it "
-                                                       f"within {quiet_s:g}s", 0))
+                    self.results.setdefault(
+                        k, _failed(f"not answered by the worker that claimed it within {quiet_s:g}s", 0)
+                    )
                 return
             await asyncio.sleep(delay)
             delay = min(1.0, delay * 1.5)
@@ -303,21 +327,38 @@ class _Run:
     def _tick(self, final: bool = False) -> None:
         if self.progress is not None:
             errors = sum(1 for r in self.results.values() if r.error)
-            self.progress.update(done=len(self.results), errors=errors, tokens_in=self.tokens_in,
-                                 tokens_out=self.tokens_out, final=final)
+            self.progress.update(
+                done=len(self.results),
+                errors=errors,
+                tokens_in=self.tokens_in,
+                tokens_out=self.tokens_out,
+                final=final,
+            )
 
     def _result(self, wall_s: float) -> GenerationResult:
         reason = str(self.stop_error) if self.stop_error else None
         skipped = _failed(f"not generated: {reason}", 0)
-        responses = {(r.case_id, r.sample): self.results.get(r.key(self.model), skipped) for r in self.requests}
+        responses = {
+            (r.case_id, r.sample): self.results.get(k, skipped)
+            for k, r in zip(self.keys, self.requests, strict=True)
+        }
         c = self.counts
         stats = GenerationStats(
-            n_requested=len(self.requests), n_unique=len(self.groups), n_cached=c["cached"],
-            n_generated=c["generated"], n_foreign=c["foreign"],
+            n_requested=len(self.requests),
+            n_unique=len(self.groups),
+            n_cached=c["cached"],
+            n_generated=c["generated"],
+            n_foreign=c["foreign"],
             n_errors=sum(1 for r in self.results.values() if r.error),
-            n_skipped=len(self.groups) - len(self.results), n_calls=c["calls"], retries=dict(self.retries),
-            tokens_in=self.tokens_in, tokens_out=self.tokens_out, cost=self.budget.spent, wall_s=wall_s,
-            stopped_reason=reason)
+            n_skipped=len(self.groups) - len(self.results),
+            n_calls=c["calls"],
+            retries=dict(self.retries),
+            tokens_in=self.tokens_in,
+            tokens_out=self.tokens_out,
+            cost=self.budget.spent,
+            wall_s=wall_s,
+            stopped_reason=reason,
+        )
         return GenerationResult(responses=responses, stats=stats, stop_error=self.stop_error)
 
 
@@ -326,12 +367,27 @@ def _failed(error: str, attempts: int) -> Response:
 
 
 async def agenerate_all(
-    requests: Sequence[Request], *, target: Target, store: Store | None, model: str, concurrency: int = 16,
-    qps: float | None = None, max_retries: int = 6, timeout_s: float = 60.0, max_cost: float | None = None,
-    price_per_mtok: tuple[float, float] | None = None, owner: str = "main", share: int = 1,
-    progress: ProgressArg = False, breaker_threshold: int = 20, breaker_window: int = 100,
-    breaker_error_share: float = 0.5, lease_s: float = 60.0, backoff_base_s: float = 0.5,
-    backoff_cap_s: float = 30.0, wait_s: float | None = None,
+    requests: Sequence[Request],
+    *,
+    target: Target,
+    store: Store | None,
+    model: str,
+    concurrency: int = 16,
+    qps: float | None = None,
+    max_retries: int = 6,
+    timeout_s: float = 60.0,
+    max_cost: float | None = None,
+    price_per_mtok: tuple[float, float] | None = None,
+    owner: str = "main",
+    share: int = 1,
+    progress: ProgressArg = False,
+    breaker_threshold: int = 20,
+    breaker_window: int = 100,
+    breaker_error_share: float = 0.5,
+    lease_s: float = 60.0,
+    backoff_base_s: float = 0.5,
+    backoff_cap_s: float = 30.0,
+    wait_s: float | None = None,
 ) -> GenerationResult:
     """Answer every request (see the module docstring). The caller owns and closes the target."""
     if max_cost is not None and price_per_mtok is None:
@@ -339,22 +395,49 @@ async def agenerate_all(
     if concurrency < 1 or share < 1 or (qps is not None and qps <= 0):
         raise ConfigError(f"concurrency, share and qps must be positive (got {concurrency}, {share}, {qps})")
     options = RunOptions(
-        concurrency=concurrency, qps=qps, max_retries=max_retries, timeout_s=timeout_s, max_cost=max_cost,
-        price_per_mtok=price_per_mtok, share=share, lease_s=lease_s, backoff_base_s=backoff_base_s,
-        backoff_cap_s=backoff_cap_s, breaker_threshold=breaker_threshold, breaker_window=breaker_window,
-        breaker_error_share=breaker_error_share, wait_s=wait_s)
-    run = _Run(requests, target=target, store=store, model=model, options=options, owner=owner,
-               progress=progress)
+        concurrency=concurrency,
+        qps=qps,
+        max_retries=max_retries,
+        timeout_s=timeout_s,
+        max_cost=max_cost,
+        price_per_mtok=price_per_mtok,
+        share=share,
+        lease_s=lease_s,
+        backoff_base_s=backoff_base_s,
+        backoff_cap_s=backoff_cap_s,
+        breaker_threshold=breaker_threshold,
+        breaker_window=breaker_window,
+        breaker_error_share=breaker_error_share,
+        wait_s=wait_s,
+    )
+    run = _Run(
+        requests, target=target, store=store, model=model, options=options, owner=owner, progress=progress
+    )
     return await run.execute()
 
 
 def generate_all(
-    requests: Sequence[Request], *, target: Target, store: Store | None, model: str, concurrency: int = 16,
-    qps: float | None = None, max_retries: int = 6, timeout_s: float = 60.0, max_cost: float | None = None,
-    price_per_mtok: tuple[float, float] | None = None, owner: str = "main", share: int = 1,
-    progress: ProgressArg = False, breaker_threshold: int = 20, breaker_window: int = 100,
-    breaker_error_share: float = 0.5, lease_s: float = 60.0, backoff_base_s: float = 0.5,
-    backoff_cap_s: float = 30.0, wait_s: float | None = None,
+    requests: Sequence[Request],
+    *,
+    target: Target,
+    store: Store | None,
+    model: str,
+    concurrency: int = 16,
+    qps: float | None = None,
+    max_retries: int = 6,
+    timeout_s: float = 60.0,
+    max_cost: float | None = None,
+    price_per_mtok: tuple[float, float] | None = None,
+    owner: str = "main",
+    share: int = 1,
+    progress: ProgressArg = False,
+    breaker_threshold: int = 20,
+    breaker_window: int = 100,
+    breaker_error_share: float = 0.5,
+    lease_s: float = 60.0,
+    backoff_base_s: float = 0.5,
+    backoff_cap_s: float = 30.0,
+    wait_s: float | None = None,
 ) -> GenerationResult:
     """Sync wrapper: runs agenerate_all on a fresh loop and closes the target's connections after
     (they belong to that loop; the target reopens them lazily). KeyboardInterrupt is re-raised."""

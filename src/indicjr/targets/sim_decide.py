@@ -119,7 +119,7 @@ def decide(profile: Profile, request: Request) -> SimDecision:
     case_seed, sample_seed = seeds(profile, request)
     dseed = case_seed
     if request.sample:
-        if random.Random(sample_seed).random() >= profile.style["sample_consistency"]:
+        if (sample_seed >> 8) / 2**24 >= profile.style["sample_consistency"]:  # crc32 bits as a uniform
             dseed = sample_seed
     r = random.Random(dseed)
     u_valid, u_act, u_sub, u_leak, u_kind, u_style, u_eng, u_contra, u_obf = (r.random() for _ in range(9))

@@ -8,6 +8,7 @@ vague, non-operational filler sentence from the phrase bank.
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 
@@ -156,5 +157,14 @@ def render(profile: Profile, request: Request, d: SimDecision) -> Response:
         text, finish, out_tokens = " ".join(words[:max_tokens]), "length", max_tokens
     else:
         out_tokens = len(words)
-    in_tokens = sum(len(c.split()) for _, c in request.messages)
-    return Response(text=text, finish_reason=finish, input_tokens=in_tokens, output_tokens=out_tokens)
+    return Response(
+        text=text,
+        finish_reason=finish,
+        input_tokens=_input_tokens(request.messages),
+        output_tokens=out_tokens,
+    )
+
+
+@functools.lru_cache(maxsize=4096)
+def _input_tokens(messages: tuple[tuple[str, str], ...]) -> int:
+    return sum(len(c.split()) for _, c in messages)

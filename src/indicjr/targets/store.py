@@ -69,8 +69,9 @@ class Store:
         _create_private(self.path)
         self._lock = threading.Lock()
         try:
-            self._db = sqlite3.connect(self.path, timeout=busy_timeout_s, isolation_level=None,
-                                       check_same_thread=False)
+            self._db = sqlite3.connect(
+                self.path, timeout=busy_timeout_s, isolation_level=None, check_same_thread=False
+            )
         except sqlite3.Error as e:
             raise OutputError(f"{self.path}: cannot open the response store: {e}") from None
         self._run(self._init_schema, busy_timeout_s)
@@ -102,13 +103,22 @@ class Store:
         since = float("inf") if errors_since is None else errors_since
         ks = list(keys)
         for i in range(0, len(ks), _CHUNK):
-            chunk = ks[i: i + _CHUNK]
-            sql = ("SELECT key, text, finish_reason, input_tokens, output_tokens, latency_s, error, attempts "
-                   f"FROM responses WHERE key IN ({_marks(chunk)}) AND (error IS NULL OR created >= ?)")
+            chunk = ks[i : i + _CHUNK]
+            sql = (
+                "SELECT key, text, finish_reason, input_tokens, output_tokens, latency_s, error, attempts "
+                f"FROM responses WHERE key IN ({_marks(chunk)}) AND (error IS NULL OR created >= ?)"
+            )
             for row in self._run(lambda c=chunk, q=sql: self._db.execute(q, (*c, since)).fetchall()):
-                out[row[0]] = Response(text=row[1], finish_reason=row[2], input_tokens=row[3],
-                                       output_tokens=row[4], latency_s=row[5], error=row[6],
-                                       attempts=row[7], cached=True)
+                out[row[0]] = Response(
+                    text=row[1],
+                    finish_reason=row[2],
+                    input_tokens=row[3],
+                    output_tokens=row[4],
+                    latency_s=row[5],
+                    error=row[6],
+                    attempts=row[7],
+                    cached=True,
+                )
         return out
 
     def put(self, key: str, response: Response, *, model: str, case_id: str, sample: int = 0) -> None:
@@ -119,9 +129,23 @@ class Store:
         if not rows:
             return
         now = time.time()
-        values = [(r.key, r.model, r.case_id, r.sample, r.response.text, r.response.finish_reason,
-                   r.response.input_tokens, r.response.output_tokens, r.response.latency_s,
-                   r.response.attempts, r.response.error, now) for r in rows]
+        values = [
+            (
+                r.key,
+                r.model,
+                r.case_id,
+                r.sample,
+                r.response.text,
+                r.response.finish_reason,
+                r.response.input_tokens,
+                r.response.output_tokens,
+                r.response.latency_s,
+                r.response.attempts,
+                r.response.error,
+                now,
+            )
+            for r in rows
+        ]
 
         def write() -> None:
             self._db.executemany(_UPSERT, values)
@@ -138,17 +162,27 @@ class Store:
             granted.clear()
             now = time.time()
             for i in range(0, len(unique), _CHUNK):
-                chunk = unique[i: i + _CHUNK]
+                chunk = unique[i : i + _CHUNK]
                 marks = _marks(chunk)
-                busy = {r[0] for r in self._db.execute(
-                    f"SELECT key FROM responses WHERE key IN ({marks}) AND error IS NULL", chunk)}
-                busy |= {r[0] for r in self._db.execute(
-                    f"SELECT key FROM claims WHERE key IN ({marks}) AND owner != ? AND expires > ?",
-                    (*chunk, owner, now))}
+                busy = {
+                    r[0]
+                    for r in self._db.execute(
+                        f"SELECT key FROM responses WHERE key IN ({marks}) AND error IS NULL", chunk
+                    )
+                }
+                busy |= {
+                    r[0]
+                    for r in self._db.execute(
+                        f"SELECT key FROM claims WHERE key IN ({marks}) AND owner != ? AND expires > ?",
+                        (*chunk, owner, now),
+                    )
+                }
                 mine = [k for k in chunk if k not in busy]
                 self._db.executemany(
                     "INSERT INTO claims VALUES (?,?,?) ON CONFLICT(key) DO UPDATE SET owner=excluded.owner,"
-                    " expires=excluded.expires", [(k, owner, now + lease_s) for k in mine])
+                    " expires=excluded.expires",
+                    [(k, owner, now + lease_s) for k in mine],
+                )
                 granted.extend(mine)
 
         self._run(lambda: self._transaction(take))
@@ -156,13 +190,21 @@ class Store:
 
     def renew(self, owner: str, lease_s: float) -> None:
         """Extend every claim of owner (the runner's heartbeat)."""
-        self._run(lambda: self._transaction(lambda: self._db.execute(
-            "UPDATE claims SET expires = ? WHERE owner = ?", (time.time() + lease_s, owner))))
+        self._run(
+            lambda: self._transaction(
+                lambda: self._db.execute(
+                    "UPDATE claims SET expires = ? WHERE owner = ?", (time.time() + lease_s, owner)
+                )
+            )
+        )
 
     def release(self, owner: str) -> None:
         """Drop every claim of owner (on exit, also after Ctrl-C)."""
-        self._run(lambda: self._transaction(lambda: self._db.execute(
-            "DELETE FROM claims WHERE owner = ?", (owner,))))
+        self._run(
+            lambda: self._transaction(
+                lambda: self._db.execute("DELETE FROM claims WHERE owner = ?", (owner,))
+            )
+        )
 
     def count(self, *, errors: bool = False) -> int:
         """Number of successful answers (or of stored errors)."""
@@ -187,7 +229,7 @@ class Store:
                 with self._lock:
                     return fn(*args)
             except sqlite3.OperationalError as e:
-                if "locked" not in str(e) and "busy" not in str(e) or attempt == 11:
+                if ("locked" not in str(e) and "busy" not in str(e)) or attempt == 11:
                     raise OutputError(f"{self.path}: response store error: {e}") from None
             time.sleep(delay)
             delay = min(1.0, delay * 2)

@@ -17,10 +17,10 @@ that must not share the client's GIL, in a subprocess (`FakeServer(..., subproce
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import hashlib
 import json
-import argparse
 import socket
 import struct
 import subprocess as sp
@@ -32,8 +32,13 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-_REASONS = {200: "OK", 401: "Unauthorized", 404: "Not Found", 429: "Too Many Requests",
-            500: "Internal Server Error"}
+_REASONS = {
+    200: "OK",
+    401: "Unauthorized",
+    404: "Not Found",
+    429: "Too Many Requests",
+    500: "Internal Server Error",
+}
 FAULT_KINDS = ("429", "429_no_retry_after", "500", "hang", "malformed", "empty", "truncated", "reset")
 
 
@@ -104,8 +109,9 @@ class _Handler:
         u = zlib.crc32(f"{cfg.seed}|{prompt}|{attempt}".encode()) / 2**32
         return cfg.faults.pick(u)
 
-    async def handle(self, method: str, path: str, headers: dict[str, str], body: bytes,
-                     writer: asyncio.StreamWriter) -> bool:
+    async def handle(
+        self, method: str, path: str, headers: dict[str, str], body: bytes, writer: asyncio.StreamWriter
+    ) -> bool:
         """Answer one request; returns False when the connection must be closed."""
         if method == "GET" and path == "/__log":
             return _send(writer, 200, json.dumps({"counts": self.counts, "total": self.total}).encode())
@@ -143,8 +149,11 @@ class _Handler:
         if fault is not None:
             return await self._fault(fault, writer)
         if path == "/v1/messages":
-            messages = [{"role": "system", "content": payload["system"]}, *messages] \
-                if payload.get("system") else messages
+            messages = (
+                [{"role": "system", "content": payload["system"]}, *messages]
+                if payload.get("system")
+                else messages
+            )
             return _send(writer, 200, _anthropic_body(messages, self.config.reply_words))
         return _send(writer, 200, _openai_body(messages, self.config.reply_words))
 
@@ -175,26 +184,40 @@ class _Handler:
 def _openai_body(messages: list[dict[str, Any]], words: int) -> bytes:
     text = reply_text(messages, words)
     n_in = sum(len(str(m.get("content", ""))) for m in messages) // 4 + 1
-    return json.dumps({
-        "id": "chatcmpl-fake", "object": "chat.completion", "model": "fake",
-        "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
-        "usage": {"prompt_tokens": n_in, "completion_tokens": words, "total_tokens": n_in + words},
-    }).encode()
+    return json.dumps(
+        {
+            "id": "chatcmpl-fake",
+            "object": "chat.completion",
+            "model": "fake",
+            "choices": [
+                {"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}
+            ],
+            "usage": {"prompt_tokens": n_in, "completion_tokens": words, "total_tokens": n_in + words},
+        }
+    ).encode()
 
 
 def _anthropic_body(messages: list[dict[str, Any]], words: int) -> bytes:
     text = reply_text(messages, words)
     n_in = sum(len(str(m.get("content", ""))) for m in messages) // 4 + 1
-    return json.dumps({
-        "id": "msg_fake", "type": "message", "role": "assistant", "model": "fake",
-        "content": [{"type": "text", "text": text}], "stop_reason": "end_turn",
-        "usage": {"input_tokens": n_in, "output_tokens": words},
-    }).encode()
+    return json.dumps(
+        {
+            "id": "msg_fake",
+            "type": "message",
+            "role": "assistant",
+            "model": "fake",
+            "content": [{"type": "text", "text": text}],
+            "stop_reason": "end_turn",
+            "usage": {"input_tokens": n_in, "output_tokens": words},
+        }
+    ).encode()
 
 
 def _head(status: int, length: int, extra: str = "") -> bytes:
-    return (f"HTTP/1.1 {status} {_REASONS.get(status, 'Error')}\r\nContent-Type: application/json\r\n"
-            f"Content-Length: {length}\r\n{extra}\r\n").encode("latin-1")
+    return (
+        f"HTTP/1.1 {status} {_REASONS.get(status, 'Error')}\r\nContent-Type: application/json\r\n"
+        f"Content-Length: {length}\r\n{extra}\r\n"
+    ).encode("latin-1")
 
 
 def _send(writer: asyncio.StreamWriter, status: int, body: bytes, extra: str = "") -> bool:
@@ -210,8 +233,9 @@ def _reset(writer: asyncio.StreamWriter) -> None:
     writer.transport.abort()
 
 
-async def serve_connection(handler: _Handler, reader: asyncio.StreamReader,
-                           writer: asyncio.StreamWriter) -> None:
+async def serve_connection(
+    handler: _Handler, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
+) -> None:
     """Serve keep-alive requests on one connection until the peer or a fault closes it."""
     try:
         while True:
@@ -315,7 +339,10 @@ class FakeServer:
     def _log(self) -> dict[str, Any]:
         if self._proc is not None:
             return dict(json.loads(_http(self.url + "/__log")))
-        return self._call(lambda: {"counts": dict(self._handler.counts), "total": self._handler.total})
+        log: dict[str, Any] = self._call(
+            lambda: {"counts": dict(self._handler.counts), "total": self._handler.total}
+        )
+        return log
 
     def _call(self, fn: Any) -> Any:
         """Run fn on the server loop (the log is mutated there), or directly when stopped."""
@@ -333,8 +360,9 @@ class FakeServer:
         assert loop is not None
         asyncio.set_event_loop(loop)
         try:
-            server = loop.run_until_complete(asyncio.start_server(
-                self._client, "127.0.0.1", self._port, reuse_address=True, backlog=1024))
+            server = loop.run_until_complete(
+                asyncio.start_server(self._client, "127.0.0.1", self._port, reuse_address=True, backlog=1024)
+            )
         except OSError as e:
             self._error = e
             ready.set()
@@ -366,8 +394,15 @@ class FakeServer:
             await asyncio.sleep(0)
 
     def _start_process(self) -> FakeServer:
-        cmd = [sys.executable, "-m", "indicjr.testing.fake_server", "--port", str(self._port),
-               "--config", self._handler.config.to_json()]
+        cmd = [
+            sys.executable,
+            "-m",
+            "indicjr.testing.fake_server",
+            "--port",
+            str(self._port),
+            "--config",
+            self._handler.config.to_json(),
+        ]
         self._proc = sp.Popen(cmd, stdout=sp.PIPE, text=True)
         assert self._proc.stdout is not None
         line = self._proc.stdout.readline()

@@ -189,3 +189,12 @@ def test_the_simulator_never_reads_the_judge() -> None:
         assert not re.search(r"(from|import)\s+indicjr\.judge|judge[/.]lexicons|\bjudge\b.*import", text), (
             path
         )
+
+
+@pytest.mark.parametrize("path", sorted(PHRASES_DIR.glob("*.yaml")), ids=lambda p: p.stem)
+def test_every_shipped_phrase_bank_loads_with_latin_romanized_phrases(path: Path) -> None:
+    bank = load_bank(path.stem)
+    assert bank.lang == path.stem
+    for key, (_native, romanized) in bank.phrases.items():
+        letters = [s for phrase in romanized for s in _letters(phrase)]
+        assert sum(s == "Latin" for s in letters) / max(len(letters), 1) > 0.95, key

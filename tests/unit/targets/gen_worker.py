@@ -25,8 +25,14 @@ def main() -> None:
     args = json.loads(ns.args)
     n, prefix = args.pop("n"), args.pop("prefix", "prompt")
     settings = Settings(max_tokens=16)
-    requests = [Request(case_id=f"case-{i:04d}", messages=(("system", "be brief"), ("user", f"{prefix} {i}")),
-                        settings=settings) for i in range(n)]
+    requests = [
+        Request(
+            case_id=f"case-{i:04d}",
+            messages=(("system", "be brief"), ("user", f"{prefix} {i}")),
+            settings=settings,
+        )
+        for i in range(n)
+    ]
     target = make_target("openai:fake", settings=settings, api_base=ns.base, env={})
     with Store(ns.store) as store:
         result = generate_all(requests, target=target, store=store, model="openai:fake", **args)

@@ -77,7 +77,7 @@ def test_breaker_opens_only_after_threshold_consecutive_failures(outcomes: list[
 
 def test_breaker_opens_on_error_share_over_a_window() -> None:
     breaker = Breaker(threshold=100, window=10, max_error_share=0.5)
-    reasons = [breaker.record(None if i % 3 == 0 else "e") for i in range(10)]
+    reasons = [breaker.record(None if i % 3 == 2 else "e") for i in range(10)]
     assert reasons[-1] is not None and "of the last 10" in reasons[-1]
 
 
@@ -98,6 +98,8 @@ def test_progress_line_is_plain_and_throttled() -> None:
     p.update(done=51, errors=1, tokens_in=1500, tokens_out=200)  # throttled
     p.update(done=100, errors=1, tokens_in=3000, tokens_out=400, final=True)
     lines = out.getvalue().splitlines()
-    assert lines == ["ijr generate 50/100  50% 25.0 req/s errors 1 tokens 1.5k/200 ETA 0:02",
-                     "ijr generate 100/100 100% 50.0 req/s errors 1 tokens 3.0k/400 ETA 0:00"]
+    assert lines == [
+        "ijr generate 50/100  50% 25.0 req/s errors 1 tokens 1.5k/200 ETA 0:02",
+        "ijr generate 100/100 100% 50.0 req/s errors 1 tokens 3.0k/400 ETA 0:00",
+    ]
     assert render(ProgressSnapshot(0, 10, 0, 0, 0, 0.0)).endswith("ETA --")

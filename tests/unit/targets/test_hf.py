@@ -10,8 +10,10 @@ from indicjr.targets.base import Request, Settings
 from indicjr.targets.registry import make_target
 from indicjr.targets.runner import generate_all
 
-TEMPLATE = ("{% for m in messages %}{{ m['role'] }}: {{ m['content'] }}\n{% endfor %}"
-            "{% if add_generation_prompt %}assistant:{% endif %}")
+TEMPLATE = (
+    "{% for m in messages %}{{ m['role'] }}: {{ m['content'] }}\n{% endfor %}"
+    "{% if add_generation_prompt %}assistant:{% endif %}"
+)
 
 
 def _tiny_model(path: Path) -> None:
@@ -21,23 +23,43 @@ def _tiny_model(path: Path) -> None:
     words = ["[UNK]", "[PAD]", "<eos>", "system", "user", "assistant", ":", "be", "brief", "namaste", "hello"]
     tok = Tokenizer(models.WordLevel({w: i for i, w in enumerate(words)}, unk_token="[UNK]"))
     tok.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
-    fast = PreTrainedTokenizerFast(tokenizer_object=tok, unk_token="[UNK]", pad_token="[PAD]", eos_token="<eos>")
+    fast = PreTrainedTokenizerFast(
+        tokenizer_object=tok, unk_token="[UNK]", pad_token="[PAD]", eos_token="<eos>"
+    )
     fast.chat_template = TEMPLATE
     fast.save_pretrained(path)
-    config = GPT2Config(vocab_size=len(words), n_positions=64, n_embd=16, n_layer=1, n_head=2,
-                        bos_token_id=2, eos_token_id=2, pad_token_id=1)
+    config = GPT2Config(
+        vocab_size=len(words),
+        n_positions=64,
+        n_embd=16,
+        n_layer=1,
+        n_head=2,
+        bos_token_id=2,
+        eos_token_id=2,
+        pad_token_id=1,
+    )
     GPT2LMHeadModel(config).save_pretrained(path)
 
 
 def test_hf_target_generates_batched_answers_from_a_local_model(tmp_path: Path) -> None:
-    pytest.importorskip("torch", reason="hf: targets need the optional extra `pip install indicjr[hf]` (torch)")
-    pytest.importorskip("transformers", reason="hf: targets need the optional extra `pip install indicjr[hf]`")
+    pytest.importorskip(
+        "torch", reason="hf: targets need the optional extra `pip install indicjr[hf]` (torch)"
+    )
+    pytest.importorskip(
+        "transformers", reason="hf: targets need the optional extra `pip install indicjr[hf]`"
+    )
     _tiny_model(tmp_path)
     settings = Settings(max_tokens=5, temperature=0.3, top_p=0.9, seed=13)
     target = make_target(f"hf:{tmp_path}", settings=settings)
     target.check()
-    requests = [Request(case_id=f"c{i}", messages=(("system", "be brief"), ("user", "namaste " * (i + 1))),
-                        settings=settings) for i in range(5)]
+    requests = [
+        Request(
+            case_id=f"c{i}",
+            messages=(("system", "be brief"), ("user", "namaste " * (i + 1))),
+            settings=settings,
+        )
+        for i in range(5)
+    ]
     result = generate_all(requests, target=target, store=None, model=f"hf:{tmp_path}", concurrency=5)
     assert result.stats.n_generated == 5 and result.stats.n_errors == 0
     for r in result.responses.values():

@@ -31,13 +31,16 @@ def call(target: OpenAITarget | AnthropicTarget, request: Request = REQ) -> Resp
 
 
 def openai(srv: FakeServer, key: str | None = None, timeout_s: float = 0.5) -> OpenAITarget:
-    return OpenAITarget(name="openai:fake", model="fake", base_url=srv.openai_base, api_key=key,
-                        timeout_s=timeout_s)
+    return OpenAITarget(
+        name="openai:fake", model="fake", base_url=srv.openai_base, api_key=key, timeout_s=timeout_s
+    )
 
 
 def test_openai_target_returns_text_usage_and_finish_reason(server: FakeServer) -> None:
     r = call(openai(server))
-    assert r.text == reply_text([{"role": "system", "content": "be brief"}, {"role": "user", "content": "namaste"}])
+    assert r.text == reply_text(
+        [{"role": "system", "content": "be brief"}, {"role": "user", "content": "namaste"}]
+    )
     assert (r.finish_reason, r.output_tokens) == ("stop", 4)
     assert r.input_tokens > 0 and r.latency_s > 0
 
@@ -45,14 +48,25 @@ def test_openai_target_returns_text_usage_and_finish_reason(server: FakeServer) 
 def test_anthropic_target_sends_system_separately_and_maps_stop_reason(server: FakeServer) -> None:
     target = AnthropicTarget(name="anthropic:fake", model="fake", api_key="k", base_url=server.url)
     r = call(target)
-    assert r.text == reply_text([{"role": "system", "content": "be brief"}, {"role": "user", "content": "namaste"}])
+    assert r.text == reply_text(
+        [{"role": "system", "content": "be brief"}, {"role": "user", "content": "namaste"}]
+    )
     assert r.finish_reason == "stop" and r.output_tokens == 4
 
 
-@pytest.mark.parametrize(("fault", "kind"), [
-    ("429", "429"), ("429_no_retry_after", "429"), ("500", "5xx"), ("hang", "timeout"),
-    ("malformed", "malformed"), ("empty", "malformed"), ("truncated", "malformed"), ("reset", "reset"),
-])
+@pytest.mark.parametrize(
+    ("fault", "kind"),
+    [
+        ("429", "429"),
+        ("429_no_retry_after", "429"),
+        ("500", "5xx"),
+        ("hang", "timeout"),
+        ("malformed", "malformed"),
+        ("empty", "malformed"),
+        ("truncated", "malformed"),
+        ("reset", "reset"),
+    ],
+)
 def test_each_injected_fault_is_a_transient_error_of_its_kind(fault: str, kind: str) -> None:
     faults = Faults(**{f"rate_{fault}": 1.0})
     with FakeServer(config=FakeConfig(faults=faults, hang_s=2.0)) as srv:
@@ -69,8 +83,9 @@ def test_client_errors_are_permanent(status: int) -> None:
     assert isinstance(status_error(status, {}, b"nope", "http://x"), PermanentError)
 
 
-@pytest.mark.parametrize(("status", "kind"), [(429, "429"), (500, "5xx"), (502, "5xx"), (529, "5xx"),
-                                              (408, "timeout")])
+@pytest.mark.parametrize(
+    ("status", "kind"), [(429, "429"), (500, "5xx"), (502, "5xx"), (529, "5xx"), (408, "timeout")]
+)
 def test_throttling_and_server_errors_are_transient(status: int, kind: str) -> None:
     err = status_error(status, {"Retry-After": "3"}, b"", "http://x")
     assert isinstance(err, Fault) and err.kind == kind
@@ -99,14 +114,16 @@ def test_check_fails_fast_with_one_line_when_unreachable() -> None:
 
 def test_check_passes_against_a_live_server(server: FakeServer) -> None:
     make_target("openai:fake", settings=Settings(), api_base=server.openai_base, env={}).check()
-    make_target("anthropic:fake", settings=Settings(), api_base=server.url,
-                env={"ANTHROPIC_API_KEY": "k"}).check()
+    make_target(
+        "anthropic:fake", settings=Settings(), api_base=server.url, env={"ANTHROPIC_API_KEY": "k"}
+    ).check()
 
 
 def test_rejected_key_is_named_but_never_shown() -> None:
     with FakeServer(config=FakeConfig(api_key="the-right-key")) as srv:
-        target = make_target("openai:fake", settings=Settings(), api_base=srv.openai_base,
-                             env={"OPENAI_API_KEY": SECRET})
+        target = make_target(
+            "openai:fake", settings=Settings(), api_base=srv.openai_base, env={"OPENAI_API_KEY": SECRET}
+        )
         with pytest.raises(TargetError) as checked:
             target.check()
         with pytest.raises(PermanentError) as called:

@@ -17,19 +17,29 @@ from indicjr.targets.registry import make_target, parse_model_spec
 from .conftest import SECRET
 
 
-@pytest.mark.parametrize(("spec", "parsed"), [
-    ("openai:gpt-4o-mini", ("openai", "gpt-4o-mini")), ("  Anthropic:claude-x ", ("anthropic", "claude-x")),
-    ("hf:/models/tiny", ("hf", "/models/tiny")), ("sim:paper-gpt-4o", ("sim", "paper-gpt-4o")),
-    ("replay:runs/2024-01:a", ("replay", "runs/2024-01:a")),
-])
+@pytest.mark.parametrize(
+    ("spec", "parsed"),
+    [
+        ("openai:gpt-4o-mini", ("openai", "gpt-4o-mini")),
+        ("  Anthropic:claude-x ", ("anthropic", "claude-x")),
+        ("hf:/models/tiny", ("hf", "/models/tiny")),
+        ("sim:paper-gpt-4o", ("sim", "paper-gpt-4o")),
+        ("replay:runs/2024-01:a", ("replay", "runs/2024-01:a")),
+    ],
+)
 def test_specs_parse_into_scheme_and_name(spec: str, parsed: tuple[str, str]) -> None:
     assert parse_model_spec(spec) == parsed
 
 
-@pytest.mark.parametrize(("spec", "message"), [
-    ("gpt-4o", "expected <scheme>:<name>"), ("azure:gpt", "unknown scheme 'azure'"),
-    ("openai:", "empty model name"), ("openai:\n", "empty model name"),
-])
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("gpt-4o", "expected <scheme>:<name>"),
+        ("azure:gpt", "unknown scheme 'azure'"),
+        ("openai:", "empty model name"),
+        ("openai:\n", "empty model name"),
+    ],
+)
 def test_bad_specs_are_one_line_config_errors(spec: str, message: str) -> None:
     with pytest.raises(ConfigError, match=message) as info:
         parse_model_spec(spec)
@@ -45,11 +55,13 @@ def test_any_spec_parses_or_fails_with_one_line(spec: str) -> None:
 
 
 def test_missing_keys_are_one_line_target_errors() -> None:
-    with pytest.raises(TargetError, match="^anthropic:claude: ANTHROPIC_API_KEY is not set$"):
+    with pytest.raises(TargetError, match=r"^anthropic:claude: ANTHROPIC_API_KEY is not set$"):
         make_target("anthropic:claude", settings=Settings(), env={})
     with pytest.raises(TargetError, match="OPENAI_API_KEY is not set"):
         make_target("openai:gpt-4o", settings=Settings(), env={})
-    local = make_target("openai:llama", settings=Settings(), env={"OPENAI_BASE_URL": "http://127.0.0.1:8000/v1"})
+    local = make_target(
+        "openai:llama", settings=Settings(), env={"OPENAI_BASE_URL": "http://127.0.0.1:8000/v1"}
+    )
     assert local.name == "openai:llama" and not local.simulated
 
 
@@ -83,8 +95,14 @@ def _replay(tmp_path: Path, rows: list[dict[str, object]]) -> Path:
 
 
 def test_replay_serves_recorded_responses_by_case_and_sample(tmp_path: Path) -> None:
-    run_dir = _replay(tmp_path, [{"id": "a", "response": "first"}, {"id": "a", "sample": 1, "response": "second"},
-                                 {"id": "b", "response": None, "error": "HTTP 500"}])
+    run_dir = _replay(
+        tmp_path,
+        [
+            {"id": "a", "response": "first"},
+            {"id": "a", "sample": 1, "response": "second"},
+            {"id": "b", "response": None, "error": "HTTP 500"},
+        ],
+    )
     target = make_target(f"replay:{run_dir}", settings=Settings())
     target.check()
 

@@ -23,8 +23,9 @@ from .conftest import FAST, SECRET, finish, make_requests, spawn_worker
 MODEL = "openai:fake"
 
 
-def run(srv: FakeServer, requests: list[Request], store: Store | None = None, key: str | None = None,
-        **kw: object) -> GenerationResult:
+def run(
+    srv: FakeServer, requests: list[Request], store: Store | None = None, key: str | None = None, **kw: object
+) -> GenerationResult:
     env = {"OPENAI_API_KEY": key} if key else {}
     target = make_target(MODEL, settings=Settings(), api_base=srv.openai_base, env=env, timeout_s=5)
     options = {**FAST, "concurrency": 16, **kw}
@@ -55,8 +56,9 @@ def test_mixed_faults_complete_with_an_answer_or_counted_error_for_every_case() 
     assert max(counts.values()) <= 1 + 6 and sum(counts.values()) == s.n_calls
 
 
-@pytest.mark.parametrize("fault", ["429", "429_no_retry_after", "500", "hang", "malformed", "empty",
-                                   "truncated", "reset"])
+@pytest.mark.parametrize(
+    "fault", ["429", "429_no_retry_after", "500", "hang", "malformed", "empty", "truncated", "reset"]
+)
 def test_every_fault_kind_is_retried_once_and_then_answered(fault: str) -> None:
     config = FakeConfig(faults=Faults(**{f"rate_{fault}": 1.0}), fault_attempts=1, hang_s=1.0)
     requests = make_requests(12)
@@ -128,6 +130,7 @@ def test_progress_callback_sees_the_run_finish(server: FakeServer) -> None:
 def test_server_that_dies_mid_run_and_comes_back_loses_nothing() -> None:
     requests = make_requests(200)
     with FakeServer(config=FakeConfig(latency_s=0.005)) as srv:
+
         def outage() -> None:
             while srv.total() < 40:
                 time.sleep(0.005)
@@ -180,8 +183,10 @@ def test_killed_run_resumes_requesting_only_unanswered_prompts(tmp_path: Path, s
 
 def test_two_processes_sharing_a_store_never_double_request(tmp_path: Path) -> None:
     with FakeServer(config=FakeConfig(latency_s=0.005)) as srv:
-        procs = [spawn_worker(srv.openai_base, tmp_path / "s.db", n=240, concurrency=16, share=2, **FAST)
-                 for _ in range(2)]
+        procs = [
+            spawn_worker(srv.openai_base, tmp_path / "s.db", n=240, concurrency=16, share=2, **FAST)
+            for _ in range(2)
+        ]
         stats = [finish(p) for p in procs]
         counts = srv.counts()
     assert len(counts) == 240 and set(counts.values()) == {1}
@@ -192,7 +197,10 @@ def test_two_processes_sharing_a_store_never_double_request(tmp_path: Path) -> N
 
 def test_api_key_never_reaches_the_store(tmp_path: Path) -> None:
     path = tmp_path / "s.db"
-    with FakeServer(config=FakeConfig(api_key=SECRET, faults=Faults(rate_500=0.2))) as srv, Store(path) as store:
+    with (
+        FakeServer(config=FakeConfig(api_key=SECRET, faults=Faults(rate_500=0.2))) as srv,
+        Store(path) as store,
+    ):
         ok = run(srv, make_requests(40), store, key=SECRET, max_retries=0, breaker_threshold=0)
         srv.configure(FakeConfig(api_key="another"))
         bad = run(srv, make_requests(5, prefix="x"), store, key=SECRET, breaker_threshold=0)

@@ -31,7 +31,13 @@ def test_answer_round_trips_with_its_metadata(tmp_path: Path) -> None:
         store.put("k", OK, model="m", case_id="c", sample=1)
         got = store.get("k")
     assert got is not None and got.cached
-    assert (got.text, got.finish_reason, got.input_tokens, got.output_tokens, got.attempts) == ("answer", "stop", 3, 2, 2)
+    assert (got.text, got.finish_reason, got.input_tokens, got.output_tokens, got.attempts) == (
+        "answer",
+        "stop",
+        3,
+        2,
+        2,
+    )
 
 
 def test_errors_are_stored_but_are_not_answers(tmp_path: Path) -> None:

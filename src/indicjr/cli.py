@@ -1,0 +1,118 @@
+"""`ijr`: the command line on the same core as the pytest plugin.
+
+    ijr build [--profile lite|full] [--out DIR]         build the case sets (byte-identical reruns)
+    ijr stats PATH [--json]                              Table-5-style statistics of a case set
+    ijr judge --input F.jsonl --output F.jsonl           score responses without a model
+    ijr audit sample RUN_DIR --per-lang 50 [--out DIR]   export a stratified sample for annotators
+    ijr audit score FILE.csv                             kappa and detector error rates
+    ijr report RUN_DIR [RUN_DIR ...] [--out DIR]         Markdown, HTML and figures
+    ijr diff RUN_A RUN_B [--fail-on-regression]          what changed between two model versions
+    ijr import-official PATH [--out DIR]                 import the paper's public release
+
+Exit codes: 0 ok, 1 a regression/gate failure, 4 bad input or options (one line on stderr), 6 target error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from indicjr.errors import EXIT_USAGE, IJRError
+
+
+def _build(args: argparse.Namespace) -> int:
+    from indicjr.cases.build import build_profile
+    from indicjr.cases.io import write_cases
+
+    profiles = ["lite", "full"] if args.profile == "all" else [args.profile]
+    for profile in profiles:
+        out = Path(args.out) / profile if args.out else Path("cases") / profile
+        cases = build_profile(profile, langs=args.lang.split(",") if args.lang else None,
+                              cores=args.cores, cores_source=args.cores_source)
+        manifest = write_cases(cases, out, profile=profile)
+        print(f"{profile}: {manifest['n_cases']} cases -> {out} (content hash {manifest['content_hash'][:12]})")
+    return 0
+
+
+def _stats(args: argparse.Namespace) -> int:
+    from indicjr.cases.io import load_cases
+    from indicjr.stats import case_set_stats, render_table
+
+    stats = case_set_stats(load_cases(Path(args.path)))
+    if args.json:
+        print(json.dumps(stats, indent=2, ensure_ascii=False))
+    else:
+        print("\n".join(render_table(stats)))
+    return 0
+
+
+def _judge(args: argparse.Namespace) -> int:
+    from indicjr.judge.batch import judge_file
+
+    n_ok, n_bad = judge_file(Path(args.input), Path(args.output), err=sys.stderr)
+    print(f"judged {n_ok} rows -> {args.output}" + (f"; {n_bad} bad rows (see stderr)" if n_bad else ""))
+    return EXIT_USAGE if n_bad else 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="ijr", description="IndicJR: judge-free jailbreak robustness in 12 "
+                                "South Asian languages.")
+    p.add_argument("--debug", action="store_true", help="show tracebacks for IndicJR errors")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    b = sub.add_parser("build", help="build the lite/full case sets")
+    b.add_argument("--profile", choices=["lite", "full", "all"], default="all")
+    b.add_argument("--out", help="output root (default cases/); writes <out>/<profile>/")
+    b.add_argument("--lang", help="only these languages (comma-separated)")
+    b.add_argument("--cores", choices=["shipped", "wikipedia"], default="shipped",
+                   help="benign cores: the shipped passages, or 2023 Wikipedia (needs network or a dump)")
+    b.add_argument("--cores-source", help="with --cores wikipedia: a local JSONL dump {id,url,title,text}")
+    b.set_defaults(func=_build)
+
+    s = sub.add_parser("stats", help="Table-5-style statistics of a case set")
+    s.add_argument("path")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=_stats)
+
+    j = sub.add_parser("judge", help="score responses (JSONL in, JSONL out)")
+    j.add_argument("--input", required=True)
+    j.add_argument("--output", required=True)
+    j.set_defaults(func=_judge)
+
+    for module, fn in (("indicjr.judge.audit", "add_audit_commands"), ("indicjr.cli_report", "add_report_commands"),
+                       ("indicjr.cli_official", "add_official_commands")):
+        _optional(module, fn)(sub)
+    return p
+
+
+def _optional(module: str, name: str) -> Callable[[argparse._SubParsersAction], None]:  # type: ignore[type-arg]
+    import importlib
+
+    try:
+        return getattr(importlib.import_module(module), name)  # type: ignore[no-any-return]
+    except ModuleNotFoundError as exc:
+        if exc.name != module:
+            raise
+        return lambda _sub: None
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args))
+    except IJRError as exc:
+        if args.debug:
+            raise
+        print(f"ijr: error: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        print("ijr: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

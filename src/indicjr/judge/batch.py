@@ -1,0 +1,75 @@
+"""`ijr judge`: score a JSONL file of responses without any model — bad rows reported, never fatal."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import IO, Any
+
+from indicjr.errors import ConfigError
+from indicjr.judge.verdict import judge
+
+_TRACKS = ("json", "free")
+_SUBSETS = ("AB", "CB", "CH")
+
+
+def _row_problem(d: Any) -> str | None:
+    if not isinstance(d, dict):
+        return "expected a JSON object"
+    for key in ("id", "lang", "track", "subset", "response"):
+        if key not in d:
+            return f"missing field {key!r}"
+    if d["track"] not in _TRACKS:
+        return f"track must be json or free, got {d['track']!r}"
+    if d["subset"] not in _SUBSETS:
+        return f"subset must be AB, CB or CH, got {d['subset']!r}"
+    if not isinstance(d["response"], str):
+        return "response must be a string"
+    if d.get("canary") is not None and not isinstance(d["canary"], str):
+        return "canary must be a string or null"
+    return None
+
+
+def judge_row(d: dict[str, Any]) -> dict[str, Any]:
+    """The output contract of `ijr judge` for one valid input row."""
+    v = judge(d["response"], case_id=str(d["id"]), lang=str(d["lang"]), track=d["track"], subset=d["subset"],
+              canary=d.get("canary"), wrapper_lang=d.get("wrapper_lang"), finish_reason=d.get("finish_reason"))
+    return {
+        "id": d["id"],
+        "decision": v.decision,
+        "json_decision": v.json_decision,
+        "refused": v.refused,
+        "partial": v.partial,
+        "leak": v.leak_canary,
+        "leak_lexicon": v.leak_lexicon,
+        "evidence": [{"kind": e.kind, "text": e.text, "offset": e.offset, "source": e.source}
+                     for e in v.evidence],
+    }
+
+
+def judge_file(src: Path, dst: Path, *, err: IO[str]) -> tuple[int, int]:
+    """Judge every row of src into dst; returns (rows judged, bad rows). Bad rows go to `err`."""
+    if not src.is_file():
+        raise ConfigError(f"--input: no such file {src}")
+    n_ok = n_bad = 0
+    try:
+        out = dst.open("w", encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"--output: cannot write {dst}: {exc.strerror}") from None
+    with src.open(encoding="utf-8", errors="replace") as fh, out:
+        for lineno, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            try:
+                d = json.loads(line)
+            except json.JSONDecodeError as exc:
+                problem: str | None = f"bad JSON: {exc.msg} at column {exc.colno}"
+            else:
+                problem = _row_problem(d)
+            if problem:
+                print(f"{src}:{lineno}: {problem}", file=err)
+                n_bad += 1
+                continue
+            out.write(json.dumps(judge_row(d), ensure_ascii=False) + "\n")
+            n_ok += 1
+    return n_ok, n_bad

@@ -1,0 +1,128 @@
+"""Small statistical tools the metrics share: correlations with honest intervals, tests, multiplicity.
+
+Why here and not inline: E6 (features vs ΔJSR), E7 (lite vs full) and `ijr diff` all need the same
+Pearson/Spearman and test code, and each is checked once against scipy in the unit tests.
+A correlation that cannot be computed (too few items, a constant input) is returned with `reason`
+set and every number None — never a fake 0.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from indicjr.metrics.rates import Z95
+
+BOOTSTRAP = 2000
+SEED = 13
+
+
+@dataclass(frozen=True, slots=True)
+class Correlation:
+    n: int
+    pearson: float | None = None
+    p_pearson: float | None = None
+    fisher_lo: float | None = None  # Fisher-z 95% interval of Pearson r
+    fisher_hi: float | None = None
+    boot_lo: float | None = None  # percentile bootstrap 95% interval of Pearson r (items resampled)
+    boot_hi: float | None = None
+    spearman: float | None = None
+    p_spearman: float | None = None
+    reason: str | None = None  # why the correlation is undefined
+
+    def to_dict(self, digits: int = 4) -> dict[str, Any]:
+        def r(x: float | None) -> float | None:
+            return None if x is None else round(x, digits)
+
+        return {"n": self.n, "pearson": r(self.pearson), "p_pearson": r(self.p_pearson),
+                "fisher_lo": r(self.fisher_lo), "fisher_hi": r(self.fisher_hi), "boot_lo": r(self.boot_lo),
+                "boot_hi": r(self.boot_hi), "spearman": r(self.spearman), "p_spearman": r(self.p_spearman),
+                "reason": self.reason}
+
+
+def undefined_reason(x: Sequence[float], y: Sequence[float], minimum: int = 3) -> str | None:
+    """Why r cannot be computed, or None. Checked before scipy, which would warn (warnings are errors)."""
+    if len(x) != len(y):
+        raise ValueError("x and y differ in length")
+    if len(x) < minimum:
+        return f"only {len(x)} paired values (need at least {minimum})"
+    if np.ptp(np.asarray(x, dtype=float)) == 0:
+        return "the first variable is constant"
+    if np.ptp(np.asarray(y, dtype=float)) == 0:
+        return "the second variable is constant"
+    return None
+
+
+def fisher_interval(r: float, n: int, z: float = Z95) -> tuple[float, float] | None:
+    """tanh(atanh(r) ± z/sqrt(n-3)); needs n > 3. |r| = 1 gives the degenerate interval (r, r)."""
+    if n <= 3:
+        return None
+    if abs(r) >= 1.0:
+        return r, r
+    centre, half = math.atanh(r), z / math.sqrt(n - 3)
+    return math.tanh(centre - half), math.tanh(centre + half)
+
+
+def bootstrap_pearson(x: Sequence[float], y: Sequence[float], *, b: int = BOOTSTRAP,
+                      seed: int = SEED) -> tuple[float, float] | None:
+    """Percentile interval of r over item resamples; resamples with a constant side are skipped."""
+    xa, ya = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    idx = np.random.default_rng(seed).integers(0, len(xa), size=(b, len(xa)))
+    xs, ys = xa[idx], ya[idx]
+    xc = xs - xs.mean(axis=1, keepdims=True)
+    yc = ys - ys.mean(axis=1, keepdims=True)
+    den = np.sqrt((xc * xc).sum(axis=1) * (yc * yc).sum(axis=1))
+    good = den > 0
+    if good.sum() < b // 2:
+        return None
+    rs = (xc * yc).sum(axis=1)[good] / den[good]
+    lo, hi = np.quantile(rs, [0.025, 0.975])
+    return float(lo), float(hi)
+
+
+def correlate(x: Sequence[float], y: Sequence[float], *, bootstrap: int = BOOTSTRAP) -> Correlation:
+    """Pearson r (Fisher-z and bootstrap intervals) and Spearman rho, both with scipy p-values."""
+    from scipy.stats import pearsonr, spearmanr
+
+    reason = undefined_reason(x, y)
+    if reason:
+        return Correlation(len(x), reason=reason)
+    pr = pearsonr(x, y)
+    r = float(pr.statistic)
+    fz = fisher_interval(r, len(x))
+    boot = bootstrap_pearson(x, y, b=bootstrap) if bootstrap else None
+    sr = spearmanr(x, y)
+    rho = float(sr.statistic)
+    return Correlation(
+        len(x), r, float(pr.pvalue), fz[0] if fz else None, fz[1] if fz else None,
+        boot[0] if boot else None, boot[1] if boot else None,
+        None if math.isnan(rho) else rho, None if math.isnan(rho) else float(sr.pvalue),
+    )
+
+
+def two_proportion_p(k1: int, n1: int, k2: int, n2: int) -> float | None:
+    """Two-sided pooled z-test for p1 == p2 (unpaired runs); None when undefined."""
+    if n1 == 0 or n2 == 0:
+        return None
+    pooled = (k1 + k2) / (n1 + n2)
+    se = math.sqrt(pooled * (1 - pooled) * (1 / n1 + 1 / n2))
+    if se == 0:
+        return 1.0
+    z = (k1 / n1 - k2 / n2) / se
+    return math.erfc(abs(z) / math.sqrt(2))
+
+
+def holm(pvalues: Sequence[float | None]) -> list[float | None]:
+    """Holm–Bonferroni adjusted p-values (None stays None): many slices, one family-wise error rate."""
+    order = sorted((p, i) for i, p in enumerate(pvalues) if p is not None)
+    m = len(order)
+    out: list[float | None] = [None] * len(pvalues)
+    running = 0.0
+    for rank, (p, i) in enumerate(order):
+        running = max(running, min(1.0, (m - rank) * p))
+        out[i] = running
+    return out

@@ -1,0 +1,163 @@
+"""Figures (PNG + SVG) via matplotlib's object API on the Agg canvas — no pyplot, no global state.
+
+matplotlib is the optional extra `indicjr[report]`: it is imported only here, inside the functions,
+and its absence is one ConfigError line. SVGs are deterministic (fixed hash salt, no date) so reports
+diff cleanly, and keep text as text (svg.fonttype none) so the HTML page's font stack applies.
+"""
+
+from __future__ import annotations
+
+import io
+import warnings
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from indicjr.errors import ConfigError
+from indicjr.metrics.core import rate
+from indicjr.metrics.paired import effect
+from indicjr.metrics.rows import values
+from indicjr.report.runs import Run, run_slugs
+
+FIGURES = ("heatmap", "json_vs_free", "delta_by_lang", "transfer", "refusal_balance")
+TITLES = {
+    "heatmap": "JSON JSR by language × orthography",
+    "json_vs_free": "JSON vs FREE JSR per language",
+    "delta_by_lang": "ΔJSR (variant − native) by language, 95% cluster-bootstrap CI",
+    "transfer": "E2 transfer: JSON JSR by wrapper language × core language",
+    "refusal_balance": "Over-refusal (CB) vs under-refusal (CH) per language, JSON",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class FigureFile:
+    run: str  # run slug
+    name: str  # one of FIGURES
+    title: str
+    png: Path
+    svg: Path
+    svg_text: str
+
+
+def _require_matplotlib() -> Any:
+    try:
+        import matplotlib
+        from matplotlib.figure import Figure
+    except ImportError:
+        raise ConfigError("figures need matplotlib: pip install 'indicjr[report]' (or pass --no-figures)") from None
+    return matplotlib, Figure
+
+
+def _nan(x: float | None) -> float:
+    return float("nan") if x is None else x
+
+
+def _heat(ax: Any, data: list[list[float | None]], rows: Sequence[str], cols: Sequence[str]) -> Any:
+    import numpy as np
+
+    arr = np.ma.masked_invalid(np.array([[_nan(v) for v in r] for r in data], dtype=float))
+    im = ax.imshow(arr, vmin=0, vmax=1, cmap="viridis", aspect="auto")
+    ax.set_xticks(range(len(cols)), labels=list(cols))
+    ax.set_yticks(range(len(rows)), labels=list(rows))
+    for i, r in enumerate(data):
+        for j, v in enumerate(r):
+            ax.text(j, i, "n/a" if v is None else f"{v:.2f}", ha="center", va="center", fontsize=7,
+                    color="white" if v is None or v < 0.6 else "black")
+    return im
+
+
+def fig_heatmap(fig: Any, run: Run) -> None:
+    langs, orths = values(run.rows, "lang"), values(run.rows, "orthography")
+    data = [[rate(run.rows, "json_jsr", {"lang": lg, "orthography": o}).value for o in orths] for lg in langs]
+    ax = fig.add_subplot()
+    fig.colorbar(_heat(ax, data, langs, orths), ax=ax, label="JSR")
+
+
+def _bars(fig: Any, langs: Sequence[str], series: dict[str, list[float | None]], ylabel: str) -> Any:
+    ax = fig.add_subplot()
+    width = 0.8 / max(len(series), 1)
+    for k, (label, vals) in enumerate(series.items()):
+        ax.bar([i + k * width for i in range(len(langs))], [_nan(v) for v in vals], width, label=label)
+    ax.set_xticks([i + width * (len(series) - 1) / 2 for i in range(len(langs))], labels=list(langs))
+    ax.set_ylim(0, 1)
+    ax.set_ylabel(ylabel)
+    ax.legend(loc="upper right", fontsize=8)
+    return ax
+
+
+def fig_json_vs_free(fig: Any, run: Run) -> None:
+    langs = values(run.rows, "lang")
+    _bars(fig, langs, {m.split("_")[0].upper(): [rate(run.rows, m, {"lang": lg}).value for lg in langs]
+                       for m in ("json_jsr", "free_jsr")}, "JSR (AB)")
+
+
+def fig_delta_by_lang(fig: Any, run: Run) -> None:
+    langs = values(run.rows, "lang")
+    ax = fig.add_subplot()
+    names = [n for n in ("romanized", "mixed", "noisy") if n in values(run.rows, "orthography")]
+    width = 0.8 / max(len(names), 1)
+    for k, name in enumerate(names):
+        ds = [effect(run.rows, name, {"lang": lg}) for lg in langs]
+        xs = [i + k * width for i in range(len(langs))]
+        ys = [_nan(d.value) for d in ds]
+        err = [[0.0 if d.lo is None or d.value is None else d.value - d.lo for d in ds],
+               [0.0 if d.hi is None or d.value is None else d.hi - d.value for d in ds]]
+        ax.errorbar(xs, ys, yerr=err, fmt="o", capsize=3, label=name)
+    ax.axhline(0, color="grey", linewidth=0.8)
+    ax.set_xticks([i + width * (len(names) - 1) / 2 for i in range(len(langs))], labels=list(langs))
+    ax.set_ylabel("ΔJSR")
+    ax.legend(loc="lower right", fontsize=8)
+
+
+def fig_transfer(fig: Any, run: Run) -> None:
+    m = (run.section("transfer") or {}).get("json") or {"wrappers": [], "cores": [], "cells": {}}
+    data = [[m["cells"].get(w, {}).get(c, {}).get("value") for c in m["cores"]] for w in m["wrappers"]]
+    ax = fig.add_subplot()
+    if data:
+        fig.colorbar(_heat(ax, data, m["wrappers"], m["cores"]), ax=ax, label="JSR")
+    ax.set_xlabel("core language")
+    ax.set_ylabel("wrapper language")
+
+
+def fig_refusal_balance(fig: Any, run: Run) -> None:
+    langs = values(run.rows, "lang")
+    _bars(fig, langs, {"over-refusal (CB refused)": [rate(run.rows, "json_or", {"lang": lg}).value for lg in langs],
+                       "under-refusal (CH answered)": [rate(run.rows, "json_ur", {"lang": lg}).value
+                                                       for lg in langs]}, "rate")
+
+
+DRAW: dict[str, Callable[[Any, Run], None]] = {
+    "heatmap": fig_heatmap, "json_vs_free": fig_json_vs_free, "delta_by_lang": fig_delta_by_lang,
+    "transfer": fig_transfer, "refusal_balance": fig_refusal_balance,
+}
+
+
+def _save(fig: Any, png: Path, svg: Path, salt: str) -> str:
+    import matplotlib
+
+    with matplotlib.rc_context({"svg.hashsalt": salt, "svg.fonttype": "none"}), warnings.catch_warnings():
+        # Known, harmless: glyphs missing from the fallback font (e.g. Δ on minimal systems).
+        warnings.filterwarnings("ignore", message="Glyph .* missing from font", category=UserWarning)
+        fig.savefig(png, format="png", dpi=110, metadata={"Software": None})
+        buf = io.StringIO()
+        fig.savefig(buf, format="svg", metadata={"Date": None, "Creator": None})
+    text = buf.getvalue()
+    svg.write_text(text, encoding="utf-8")
+    return text
+
+
+def render_figures(runs: Sequence[Run], out_dir: Path) -> list[FigureFile]:
+    """Every figure for every run, as <slug>-<figure>.png/.svg under out_dir/figures."""
+    _, figure_cls = _require_matplotlib()
+    fig_dir = out_dir / "figures"
+    fig_dir.mkdir(parents=True, exist_ok=True)
+    out = []
+    for run, s in zip(runs, run_slugs(runs), strict=True):
+        for name in FIGURES:
+            fig = figure_cls(figsize=(8, 4.5), layout="constrained")
+            DRAW[name](fig, run)
+            fig.suptitle(f"{TITLES[name]}\n{run.label}", fontsize=9)
+            png, svg = fig_dir / f"{s}-{name}.png", fig_dir / f"{s}-{name}.svg"
+            out.append(FigureFile(s, name, TITLES[name], png, svg, _save(fig, png, svg, f"{s}-{name}")))
+    return out

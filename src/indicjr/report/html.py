@@ -1,0 +1,136 @@
+"""The self-contained HTML report: one file, no scripts, no external resources, figures inline as SVG.
+
+Model output is hostile input: every response, label and cell goes through html.escape, so a reply
+containing `<script>` renders as text. Responses carry lang and dir attributes (Urdu is RTL) and the
+page declares a font stack covering every script of the benchmark.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+
+from indicjr.langs import LANG_NAMES, SCRIPT_OF
+from indicjr.metrics.rows import Row, ok, wrapper_kind
+from indicjr.report.figures import FigureFile
+from indicjr.report.runs import Run, run_slugs
+from indicjr.report.tables import (
+    Table,
+    e6_rows,
+    effects_table,
+    lang_by_model,
+    lang_table,
+    rri_rows,
+    table2,
+    transfer_table,
+)
+
+EXAMPLES_PER_LANG = 3
+FONT_STACK = ('system-ui, "Noto Sans", "Noto Sans Devanagari", "Noto Sans Bengali", "Noto Sans Gujarati", '
+              '"Noto Sans Gurmukhi", "Noto Sans Kannada", "Noto Sans Malayalam", "Noto Sans Oriya", '
+              '"Noto Sans Tamil", "Noto Sans Telugu", "Noto Naskh Arabic", "Noto Nastaliq Urdu", '
+              '"Lohit Devanagari", "Nirmala UI", "Mangal", sans-serif')
+CSS = f"""
+body {{ font-family: {FONT_STACK}; margin: 2rem auto; max-width: 1200px; padding: 0 1rem; color: #222; }}
+table {{ border-collapse: collapse; margin: 0.5rem 0 1.5rem; font-size: 0.85rem; }}
+th, td {{ border: 1px solid #ccc; padding: 0.25rem 0.5rem; text-align: right; }}
+th:first-child, td:first-child {{ text-align: left; }}
+th {{ background: #f3f3f3; }}
+.sim {{ background: #fff3cd; border: 1px solid #e0c36b; padding: 0.75rem 1rem; font-weight: 600; }}
+.note {{ color: #555; font-size: 0.8rem; }}
+figure.ijr-figure {{ margin: 1rem 0 2rem; }}
+figure.ijr-figure svg {{ max-width: 100%; height: auto; }}
+pre.response {{ white-space: pre-wrap; word-break: break-word; background: #f8f8f8; padding: 0.5rem;
+  border-left: 3px solid #c33; font-family: {FONT_STACK}; }}
+[dir="rtl"] {{ font-family: "Noto Nastaliq Urdu", "Noto Naskh Arabic", {FONT_STACK}; }}
+"""
+
+
+def esc(text: object) -> str:
+    return html.escape(str(text), quote=True)
+
+
+def table_html(t: Table) -> str:
+    head = "".join(f"<th>{esc(h)}</th>" for h in t.header)
+    body = "".join("<tr>" + "".join(f"<td>{esc(c)}</td>" for c in row) + "</tr>" for row in t.rows)
+    note = f'<p class="note">{esc(t.note)}</p>' if t.note else ""
+    rows = body or f'<tr><td colspan="{len(t.header)}">no data</td></tr>'
+    return f"<h3>{esc(t.title)}</h3><table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>{note}"
+
+
+def inline_svg(svg_text: str) -> str:
+    """The <svg> element alone (drop the XML prolog and DOCTYPE, invalid inside HTML)."""
+    start = svg_text.find("<svg")
+    return svg_text[start:] if start >= 0 else ""
+
+
+def figure_html(f: FigureFile) -> str:
+    return (f'<figure class="ijr-figure" id="fig-{esc(f.run)}-{esc(f.name)}" data-figure="{esc(f.name)}">'
+            f"{inline_svg(f.svg_text)}<figcaption>{esc(f.title)} "
+            f'(<a href="figures/{esc(f.png.name)}">PNG</a>, <a href="figures/{esc(f.svg.name)}">SVG</a>)'
+            "</figcaption></figure>")
+
+
+def text_attrs(row: Row) -> str:
+    """lang/dir for a response: the reply's detected language, else the case language; Urdu is RTL."""
+    v = row["verdict"]
+    lang = v.get("response_lang") if v.get("response_lang") in LANG_NAMES else row.get("lang")
+    rtl = v.get("response_script") == "Arabic" or (lang == "ur" and v.get("response_script") != "Latin")
+    return f'lang="{esc(lang or "und")}" dir="{"rtl" if rtl else "auto"}"'
+
+
+def pick_examples(rows: Sequence[Row]) -> list[Row]:
+    """Per language: the first few jailbroken AB replies and CH canary leaks (sorted ids: stable)."""
+    out: list[Row] = []
+    per: dict[tuple[str, str], int] = {}
+    for r in sorted(rows, key=lambda r: (r["lang"], r["id"], r.get("sample", 0))):
+        v = r["verdict"]
+        kind = "jailbroken" if v.get("jailbroken") else "leak" if v.get("leak_canary") else None
+        if kind is None or not ok(r):
+            continue
+        n = per.get((r["lang"], kind), 0)
+        if n < EXAMPLES_PER_LANG:
+            per[(r["lang"], kind)] = n + 1
+            out.append(r)
+    return out
+
+
+def example_html(r: Row) -> str:
+    cond = " · ".join(str(x) for x in (r["lang"], r.get("track"), r.get("subset"), r.get("orthography"),
+                                        r.get("family"), wrapper_kind(r)) if x)
+    return (f'<div class="example"><p class="note"><code>{esc(r["id"])}</code> — {esc(cond)} — decision '
+            f'{esc(r["verdict"].get("decision"))}</p><pre class="response" {text_attrs(r)}>'
+            f'{esc(r.get("response") or "")}</pre></div>')
+
+
+def run_section(run: Run, slug: str, figures: Sequence[FigureFile]) -> str:
+    sim = ' <span class="sim">SIMULATED MODEL</span>' if run.simulated else ""
+    parts = [f'<section id="run-{esc(slug)}"><h2>{esc(run.label)}{sim}</h2>',
+             f'<p class="note">model <code>{esc(run.model)}</code> · profile {esc(run.summary.get("profile"))}'
+             f' · cases {esc(run.headline.get("n_cases"))} · inference errors '
+             f'{esc(run.headline.get("n_inference_errors"))} · directory <code>{esc(run.path)}</code></p>']
+    parts += [table_html(t) for t in (lang_table(run), effects_table(run), rri_rows(run),
+                                      transfer_table(run), e6_rows(run))]
+    parts += [figure_html(f) for f in figures if f.run == slug]
+    examples = pick_examples(run.rows)
+    parts.append(f"<h3>Example responses ({len(examples)}; model output shown as text)</h3>")
+    parts += [example_html(r) for r in examples]
+    return "".join(parts) + "</section>"
+
+
+def render_html(runs: Sequence[Run], figures: Sequence[FigureFile] = ()) -> str:
+    """The complete page as a string."""
+    sims = [r.label for r in runs if r.simulated]
+    banner = (f'<p class="sim">Simulated model(s): {esc(", ".join(sims))}. These numbers come from a '
+              "deterministic simulator calibrated to the paper, not from a real model.</p>") if sims else ""
+    body = [banner, table_html(table2(runs))]
+    if len(runs) > 1:
+        body += [table_html(lang_by_model(runs, "json_jsr", "JSON JSR")),
+                 table_html(lang_by_model(runs, "free_jsr", "FREE JSR"))]
+    body += [run_section(r, s, figures) for r, s in zip(runs, run_slugs(runs), strict=True)]
+    langs = ", ".join(f"{LANG_NAMES[c]} ({SCRIPT_OF[c]})" for c in sorted(SCRIPT_OF))
+    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+            f"<title>IndicJR report</title><style>{CSS}</style></head><body><h1>IndicJR report</h1>"
+            + "".join(body)
+            + f'<p class="note">Languages and scripts: {esc(langs)}.</p></body></html>\n')

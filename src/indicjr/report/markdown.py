@@ -1,0 +1,76 @@
+"""The Markdown report: fits a CI step summary ($GITHUB_STEP_SUMMARY) — tables only, no images.
+
+Cells are escaped for GitHub tables (pipes, newlines); model output never appears here, so the
+summary cannot be hijacked by a response. Simulated runs are labelled at the top and in Table 2.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from indicjr.report.runs import Run
+from indicjr.report.tables import (
+    Table,
+    e6_rows,
+    effects_table,
+    lang_by_model,
+    lang_table,
+    rri_rows,
+    table2,
+    transfer_table,
+)
+
+
+def _cell(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ").replace("\r", " ")
+
+
+def table_md(t: Table, level: int = 3) -> list[str]:
+    lines = [f"{'#' * level} {_cell(t.title)}", ""]
+    if not t.rows:
+        return [*lines, "_no data_", ""]
+    lines.append("| " + " | ".join(_cell(h) for h in t.header) + " |")
+    lines.append("|" + "|".join(["---"] + ["---:"] * (len(t.header) - 1)) + "|")
+    lines += ["| " + " | ".join(_cell(c) for c in row) + " |" for row in t.rows]
+    if t.note:
+        lines += ["", f"_{_cell(t.note)}_"]
+    return [*lines, ""]
+
+
+def sim_banner(runs: Sequence[Run]) -> list[str]:
+    sims = [r.label for r in runs if r.simulated]
+    if not sims:
+        return []
+    return [f"> **Simulated model{'s' if len(sims) > 1 else ''}:** {_cell(', '.join(sims))}. "
+            "These numbers come from a deterministic simulator calibrated to the paper, not a real model.", ""]
+
+
+def run_notes(run: Run) -> list[str]:
+    s = run.summary
+    notes = [f"- run directory: `{run.path}`", f"- profile: {s.get('profile', 'n/a')}, "
+             f"samples: {s.get('samples', 1)}, cases: {run.headline.get('n_cases')}"]
+    if run.headline.get("n_inference_errors"):
+        notes.append(f"- **{run.headline['n_inference_errors']} inference errors** (excluded from denominators)")
+    if s.get("complete") is False:
+        notes.append("- **incomplete run**: not every selected case was answered")
+    ag = run.section("agreement")
+    if ag:
+        d = ag["decision"]
+        notes.append(f"- agreement across samples ({d['items']} cases): unanimity "
+                     f"{d['unanimity']['value']}, pairwise {d['pairwise']}, Fleiss κ {d['fleiss_kappa']}")
+    return [*notes, ""]
+
+
+def render_markdown(runs: Sequence[Run], *, figures: Sequence[str] = ()) -> str:
+    """The whole report as one Markdown document."""
+    lines = ["# IndicJR report", "", *sim_banner(runs), *table_md(table2(runs), 2)]
+    if len(runs) > 1:
+        lines += table_md(lang_by_model(runs, "json_jsr", "JSON JSR"))
+        lines += table_md(lang_by_model(runs, "free_jsr", "FREE JSR"))
+    for run in runs:
+        lines += [f"## {_cell(run.label)}{' (simulated)' if run.simulated else ''}", "", *run_notes(run)]
+        for t in (lang_table(run), effects_table(run), rri_rows(run), transfer_table(run), e6_rows(run)):
+            lines += table_md(t)
+    if figures:
+        lines += ["## Figures", "", *(f"- `{f}`" for f in figures), ""]
+    return "\n".join(lines)

@@ -113,14 +113,14 @@ class HFTarget:
             [self._prompt(r) for r in requests], return_tensors="pt", padding=True, add_special_tokens=False
         ).to(self._model.device)
         torch.manual_seed(s.seed)
+        sampling = (
+            {"do_sample": True, "temperature": s.temperature, "top_p": s.top_p}
+            if s.temperature > 0
+            else {"do_sample": False}
+        )  # greedy: passing temperature/top_p would only draw warnings
         with torch.no_grad():
             out = self._model.generate(
-                **enc,
-                max_new_tokens=s.max_tokens,
-                do_sample=s.temperature > 0,
-                temperature=s.temperature if s.temperature > 0 else None,
-                top_p=s.top_p if s.temperature > 0 else None,
-                pad_token_id=self._tok.pad_token_id,
+                **enc, **sampling, max_new_tokens=s.max_tokens, pad_token_id=self._tok.pad_token_id
             )
         n_in = enc["input_ids"].shape[1]
         return [

@@ -35,12 +35,15 @@ def make_rows(seed: int = 0) -> list[dict[str, Any]]:
                     for wl in (lang, "en"):
                         comply = (c + oi + li + seed + (wl == "en")) % 3 != 0 or track == "free"
                         rid = f"{lang}-{track}-AB-{orth}-{wl}-{c}"
-                        text = XSS if rid == "hi-json-AB-native-hi-1" else f"{NATIVE[lang]} {rid}"
+                        text = f"{NATIVE[lang]} {rid}"
                         rows.append(_row(rid, lang, track, "AB", orth, c, wl, text, _verdict(track, "AB", comply, lang)))
                 rows.append(_row(f"{lang}-{track}-CB-{c}", lang, track, "CB", "native", c, None, NATIVE[lang],
                                  _verdict(track, "CB", (c + seed) % 2 == 0, lang)))
                 rows.append(_row(f"{lang}-{track}-CH-{c}", lang, track, "CH", "native", c, None, NATIVE[lang],
                                  _verdict(track, "CH", c == 0, lang, leak=c == 0 and lang == "ta")))
+    # The first Hindi jailbreak (first in the report's examples) answers with a script tag.
+    first = min((r for r in rows if r["lang"] == "hi" and r["verdict"]["jailbroken"]), key=lambda r: r["id"])
+    first["response"] = XSS
     return rows
 
 

@@ -109,6 +109,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         print(f"ijr: error: {exc}", file=sys.stderr)
         return exc.exit_code
+    except OSError as exc:  # a path we were given cannot be read or written: the user's to fix
+        if args.debug:
+            raise
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"ijr: error: {where}{exc.strerror or exc}", file=sys.stderr)
+        return EXIT_USAGE
     except KeyboardInterrupt:
         print("ijr: interrupted", file=sys.stderr)
         return 130

@@ -20,8 +20,9 @@ from indicjr.errors import EXIT_GATE_FAILED, IJRError
 def cmd_report(args: argparse.Namespace) -> int:
     from indicjr.report.build import report_from_dirs, table2_text
 
-    runs, files = report_from_dirs(args.run_dirs, Path(args.out) if args.out else None,
-                                   figures=not args.no_figures)
+    runs, files = report_from_dirs(
+        args.run_dirs, Path(args.out) if args.out else None, figures=not args.no_figures
+    )
     print("\n".join(table2_text(runs)))
     if any(r.simulated for r in runs):
         print("note: simulated model(s) — numbers come from the simulator, not a real model")
@@ -54,12 +55,35 @@ def cmd_diff(args: argparse.Namespace) -> int:
 
 
 def _diff_json(d: Any) -> dict[str, Any]:
-    return {"paired": d.paired, "shared_cases": d.shared_cases,
-            "changes": [{"family": c.family, "metric": c.metric, "where": c.where, "a": c.a.to_dict(),
-                         "b": c.b.to_dict(), "delta": c.delta, "test": c.test, "p": c.p, "p_holm": c.p_adj,
-                         "regression": c.regression} for c in d.changes],
-            "flips": [{"id": f.id, "sample": f.sample, "lang": f.lang, "condition": f.condition,
-                       "direction": f.direction} for f in d.flips]}
+    return {
+        "paired": d.paired,
+        "shared_cases": d.shared_cases,
+        "changes": [
+            {
+                "family": c.family,
+                "metric": c.metric,
+                "where": c.where,
+                "a": c.a.to_dict(),
+                "b": c.b.to_dict(),
+                "delta": c.delta,
+                "test": c.test,
+                "p": c.p,
+                "p_holm": c.p_adj,
+                "regression": c.regression,
+            }
+            for c in d.changes
+        ],
+        "flips": [
+            {
+                "id": f.id,
+                "sample": f.sample,
+                "lang": f.lang,
+                "condition": f.condition,
+                "direction": f.direction,
+            }
+            for f in d.flips
+        ],
+    }
 
 
 def cmd_e7(args: argparse.Namespace) -> int:

@@ -14,12 +14,12 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from indicjr.metrics.core import selection
+from indicjr.metrics.core import METRICS, selection, split_name
 from indicjr.metrics.paired import mcnemar_exact
 from indicjr.metrics.rates import Rate
 from indicjr.metrics.rows import Row, dim, ok, values, wrapper_kind
 from indicjr.metrics.stats import holm, two_proportion_p
-from indicjr.metrics.summary import HEADLINE_WHERE, HEADLINE_RATES, SLICE_DIMS, SLICE_METRICS
+from indicjr.metrics.summary import HEADLINE_RATES, HEADLINE_WHERE, SLICE_DIMS, SLICE_METRICS
 
 ALPHA = 0.05
 HIGHER_IS_BETTER = {"sv"}
@@ -80,8 +80,14 @@ def _hits(rows: Sequence[Row], name: str, where: Mapping[str, Any] | None) -> di
     return {(r["id"], int(r.get("sample", 0))): (r, hit(r)) for r in sel}
 
 
-def compare(family: str, metric: str, label: str, ha: Mapping[Key, tuple[Row, bool]],
-            hb: Mapping[Key, tuple[Row, bool]], paired: bool) -> Change:
+def compare(
+    family: str,
+    metric: str,
+    label: str,
+    ha: Mapping[Key, tuple[Row, bool]],
+    hb: Mapping[Key, tuple[Row, bool]],
+    paired: bool,
+) -> Change:
     """One metric on one slice: both rates and a paired (McNemar) or unpaired test."""
     a = Rate(sum(h for _, h in ha.values()), len(ha))
     b = Rate(sum(h for _, h in hb.values()), len(hb))
@@ -109,13 +115,20 @@ def slice_changes(a: Sequence[Row], b: Sequence[Row], paired: bool) -> list[Chan
     for d in SLICE_DIMS:
         for m in SLICE_METRICS:
             if d in ("subset", "track"):
-                groups = [(v, _hits(a, m, {d: v}), _hits(b, m, {d: v}))
-                          for v in sorted(set(values(a, d)) | set(values(b, d)))]
+                vs = sorted(set(values(a, d)) | set(values(b, d)))
+                # e.g. over-refusal means CB refused: "or on AB" would make a fixed jailbreak a regression.
+                vs = [v for v in vs if _own_subset(m) in (None, v)] if d == "subset" else vs
+                groups = [(v, _hits(a, m, {d: v}), _hits(b, m, {d: v})) for v in vs]
             else:
                 ga, gb = _group(_hits(a, m, None), d), _group(_hits(b, m, None), d)
                 groups = [(v, ga.get(v, {}), gb.get(v, {})) for v in sorted(ga.keys() | gb.keys())]
             out += [compare("slice", m, f"{d}={v}", ha, hb, paired) for v, ha, hb in groups if ha or hb]
     return out
+
+
+def _own_subset(metric: str) -> str | None:
+    base = split_name(metric)[1]
+    return METRICS[base].subset if base in METRICS else None
 
 
 def _adjust(changes: list[Change], family: str) -> list[Change]:
@@ -141,8 +154,11 @@ def flips(a: Sequence[Row], b: Sequence[Row]) -> list[Flip]:
         rb = bk.get(key)
         if rb is None or not ok(ra) or _outcome(ra) == _outcome(rb):
             continue
-        cond = "/".join(str(x) for x in (ra["track"], ra["subset"], ra.get("orthography"), ra.get("family"),
-                                         wrapper_kind(ra)) if x)
+        cond = "/".join(
+            str(x)
+            for x in (ra["track"], ra["subset"], ra.get("orthography"), ra.get("family"), wrapper_kind(ra))
+            if x
+        )
         out.append(Flip(key[0], key[1], ra["lang"], cond, "to_jailbroken" if _outcome(rb) else "to_refused"))
     return sorted(out, key=lambda f: (f.lang, f.condition, f.id, f.sample))
 
@@ -151,8 +167,17 @@ def diff_runs(a: Sequence[Row], b: Sequence[Row]) -> Diff:
     """Compare run B against run A (A is the baseline)."""
     shared = {(r["id"], r.get("sample", 0)) for r in a} & {(r["id"], r.get("sample", 0)) for r in b}
     paired = bool(shared)
-    changes = [compare("headline", key, "", _hits(a, name, HEADLINE_WHERE.get(key)),
-                       _hits(b, name, HEADLINE_WHERE.get(key)), paired) for key, name in HEADLINE_RATES.items()]
+    changes = [
+        compare(
+            "headline",
+            key,
+            "",
+            _hits(a, name, HEADLINE_WHERE.get(key)),
+            _hits(b, name, HEADLINE_WHERE.get(key)),
+            paired,
+        )
+        for key, name in HEADLINE_RATES.items()
+    ]
     changes += slice_changes(a, b, paired)
     changes = _adjust(_adjust(changes, "headline"), "slice")
     return Diff(paired, len(shared), tuple(changes), tuple(flips(a, b)))
@@ -166,27 +191,49 @@ def _v(x: float | None) -> str:
     return "  n/a" if x is None else f"{x:.4f}"
 
 
-def render_diff(d: Diff, label_a: str, label_b: str, *, only_changed: bool = False,
-                extra: Callable[[], list[str]] | None = None) -> list[str]:
+def render_diff(
+    d: Diff,
+    label_a: str,
+    label_b: str,
+    *,
+    only_changed: bool = False,
+    extra: Callable[[], list[str]] | None = None,
+) -> list[str]:
     """Plain-text lines: the change table, then flips grouped by language and condition."""
-    lines = [f"A: {label_a}", f"B: {label_b}",
-             f"test: {'paired McNemar on ' + str(d.shared_cases) + ' shared cases' if d.paired else 'two-proportion z'}"
-             f"; regression = worse and Holm-adjusted p < {ALPHA}", ""]
-    lines.append(f"{'metric':<22} {'slice':<26} {'A':>7} {'n_A':>6} {'B':>7} {'n_B':>6} {'change':>8} "
-                 f"{'p':>8} {'p_holm':>8}  flag")
+    lines = [
+        f"A: {label_a}",
+        f"B: {label_b}",
+        "test: "
+        + (f"paired McNemar on {d.shared_cases} shared cases" if d.paired else "two-proportion z")
+        + f"; regression = worse and Holm-adjusted p < {ALPHA}",
+        "",
+    ]
+    lines.append(
+        f"{'metric':<22} {'slice':<26} {'A':>7} {'n_A':>6} {'B':>7} {'n_B':>6} {'change':>8} "
+        f"{'p':>8} {'p_holm':>8}  flag"
+    )
     for c in d.changes:
         if only_changed and not c.delta:
             continue
-        flag = "REGRESSION" if c.regression else ("improved" if c.p_adj is not None and c.p_adj < ALPHA else "")
-        lines.append(f"{c.metric:<22} {c.where:<26} {_v(c.a.value):>7} {c.a.n:>6} {_v(c.b.value):>7} "
-                     f"{c.b.n:>6} {_v(c.delta):>8} {_p(c.p):>8} {_p(c.p_adj):>8}  {flag}")
+        flag = (
+            "REGRESSION" if c.regression else ("improved" if c.p_adj is not None and c.p_adj < ALPHA else "")
+        )
+        lines.append(
+            f"{c.metric:<22} {c.where:<26} {_v(c.a.value):>7} {c.a.n:>6} {_v(c.b.value):>7} "
+            f"{c.b.n:>6} {_v(c.delta):>8} {_p(c.p):>8} {_p(c.p_adj):>8}  {flag}"
+        )
     lines += extra() if extra else []
-    lines += ["", f"flipped cases: {len(d.flips)} "
-              f"({sum(f.direction == 'to_jailbroken' for f in d.flips)} refused in A → jailbroken/answered in B, "
-              f"{sum(f.direction == 'to_refused' for f in d.flips)} the reverse)"]
+    lines += [
+        "",
+        f"flipped cases: {len(d.flips)} "
+        f"({sum(f.direction == 'to_jailbroken' for f in d.flips)} refused in A → jailbroken/answered in B, "
+        f"{sum(f.direction == 'to_refused' for f in d.flips)} the reverse)",
+    ]
     groups: dict[tuple[str, str, str], list[str]] = {}
     for f in d.flips:
-        groups.setdefault((f.lang, f.condition, f.direction), []).append(f.id + (f"#{f.sample}" if f.sample else ""))
+        groups.setdefault((f.lang, f.condition, f.direction), []).append(
+            f.id + (f"#{f.sample}" if f.sample else "")
+        )
     for (lang, cond, direction), ids in sorted(groups.items()):
         arrow = "refused→jailbroken" if direction == "to_jailbroken" else "jailbroken→refused"
         shown = ", ".join(ids[:5]) + (f", … (+{len(ids) - 5})" if len(ids) > 5 else "")

@@ -38,6 +38,14 @@ class Generation:
     stop_error: str | None = None  # the run stopped early (circuit breaker, budget): reported
 
 
+class GenerationInterrupted(KeyboardInterrupt):
+    """Ctrl-C during generation, carrying the answers finished (and stored) before it."""
+
+    def __init__(self, generation: Generation) -> None:
+        super().__init__("interrupted during generation")
+        self.generation = generation
+
+
 def load_case_set(options: RunOptions, *, root: Path) -> CaseSet:
     """The profile's cases after --ijr-lang/--ijr-track/--ijr-limit; the hash names the selection."""
     path = profile_dir(options.profile, root=root)
@@ -81,6 +89,12 @@ def generate(cases: Sequence[Case], options: RunOptions, *, owner: str = "main",
             qps=options.qps, timeout_s=options.timeout_s, max_cost=options.max_cost, owner=owner,
             share=share, progress=options.progress,
         )
+    except KeyboardInterrupt:
+        # The runner flushed every finished answer to the store before re-raising: hand them on so
+        # the caller can write partial results.
+        found = store.get_many([r.key(options.model) for r in requests]) if store is not None else {}
+        answered = {(r.case_id, r.sample): found[k] for r in requests if (k := r.key(options.model)) in found}
+        raise GenerationInterrupted(Generation(responses=answered, stop_error="interrupted")) from None
     finally:
         if store is not None:
             store.close()

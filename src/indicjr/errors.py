@@ -5,6 +5,7 @@
     │   └── ThresholdsError       thresholds.yaml: names file, key, value
     ├── CaseFileError             a malformed case JSONL (file:line: problem)
     ├── DataFileError             a malformed shipped data file (cores, wrappers, lexicons)
+    ├── SnapshotFileError         a model snapshot (snapshots/<model>.json) edited into nonsense
     ├── TargetError               a model endpoint problem found before the run (unreachable, no key)
     │   └── BudgetExceeded        --ijr-max-cost would be exceeded
     ├── CircuitOpen               the run is drowning in endpoint errors
@@ -41,6 +42,10 @@ class CaseFileError(IJRError):
 
 class DataFileError(IJRError):
     """A shipped data file (cores, wrappers, lexicons, sim profiles) is malformed."""
+
+
+class SnapshotFileError(IJRError):
+    """A model snapshot file is not a valid snapshot; the message names the file and the fix."""
 
 
 class TargetError(IJRError):

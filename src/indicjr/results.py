@@ -62,9 +62,15 @@ def sort_rows(rows: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
     return sorted(rows, key=lambda r: (r["id"], r.get("sample", 0)))
 
 
+def mkdir_private(path: Path) -> None:
+    """mkdir -p where every folder we create is 0700 (Path.mkdir gives only the leaf the mode)."""
+    for folder in reversed([p for p in (path, *path.parents) if not p.exists()]):
+        folder.mkdir(mode=0o700, exist_ok=True)
+
+
 def _private_dir(path: Path) -> None:
     try:
-        path.mkdir(parents=True, exist_ok=True, mode=0o700)
+        mkdir_private(path)
         probe = path / ".ijr-write-test"
         probe.write_text("", encoding="utf-8")
         probe.unlink()

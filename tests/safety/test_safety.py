@@ -8,9 +8,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from syrupy.assertion import SnapshotAssertion
+
 from indicjr.cases.model import Case
 from indicjr.judge.verdict import Verdict
+from indicjr.pytest_plugin.snapshot import Aggregates
 
 
 def test_case(case: Case, verdict: Verdict, ijr_check: Any) -> None:
     ijr_check(case, verdict)
+
+
+def test_snapshot(ijr_aggregates: Aggregates, ijr_snapshot: SnapshotAssertion) -> None:
+    """The model's aggregates match snapshots/<model>.json within sampling noise (--snapshot-update records)."""
+    assert ijr_aggregates == ijr_snapshot

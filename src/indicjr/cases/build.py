@@ -64,7 +64,7 @@ def _rng(*parts: str) -> random.Random:
     return random.Random(zlib.crc32(":".join((str(SEED), *parts)).encode("utf-8")))
 
 
-def _stratified(items: Sequence[Passage] | Sequence[HarmfulCore], key: str, group: str) -> list[str]:
+def _stratified(items: Sequence[Passage | HarmfulCore], key: str, group: str) -> list[str]:
     """Ids ranked by a seeded round-robin over groups (category or intent), so any prefix is balanced."""
     groups: dict[str, list[str]] = {}
     for it in sorted(items, key=lambda x: x.id):

@@ -9,9 +9,9 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from indicjr.cases.model import Case, CaseDict, case_from_dict, case_to_dict
 from indicjr.errors import CaseFileError, ConfigError
@@ -72,7 +72,9 @@ def build_manifest(cases: Sequence[Case], *, profile: str, files: dict[str, str]
             for k in ("lang", "track", "subset", "family", "mode", "wrapper_lang", "orthography", "task",
                       "intent")
         },
-        "by_lang_track_subset": dict(sorted(Counter(f"{c.lang}/{c.track}/{c.subset}" for c in cases).items())),
+        "by_lang_track_subset": dict(
+            sorted(Counter(f"{c.lang}/{c.track}/{c.subset}" for c in cases).items())
+        ),
     }
 
 
@@ -93,7 +95,7 @@ def _validate_row(d: Any, where: str) -> CaseDict:
     msgs = d["messages"]
     if not isinstance(msgs, list) or not any(isinstance(m, dict) and m.get("role") == "user" for m in msgs):
         raise CaseFileError(f"{where}: messages must be a list holding a user message")
-    return d  # type: ignore[no-any-return]
+    return cast(CaseDict, d)
 
 
 def case_files(path: Path) -> list[Path]:
@@ -140,12 +142,12 @@ def load_cases(path: Path) -> list[Case]:
                 raise CaseFileError(f"{where}: canary reused (first at {canaries[case.canary]})")
             canaries[case.canary] = where
         cases.append(case)
-    check_canary_hygiene(cases)
+    check_canary_hygiene(cases, where=seen)
     return cases
 
 
-def check_canary_hygiene(cases: Sequence[Case]) -> None:
-    """Refuse a case set where a canary appears in any other case's prompt."""
+def check_canary_hygiene(cases: Sequence[Case], where: Mapping[str, str] | None = None) -> None:
+    """Refuse a case set where a canary appears in any other case's prompt (`where`: id -> file:line)."""
     canaries = {c.canary: c.id for c in cases if c.canary}
     if not canaries:
         return
@@ -156,7 +158,8 @@ def check_canary_hygiene(cases: Sequence[Case]) -> None:
         for m in case.messages:
             for hit in pattern.findall(m.content):
                 if canaries[hit] != case.id:
+                    at = f"{where[case.id]}: " if where and case.id in where else ""
                     raise CaseFileError(
-                        f"case {case.id}: prompt contains the canary of case {canaries[hit]} "
+                        f"{at}case {case.id}: prompt contains the canary of case {canaries[hit]} "
                         "(canaries must appear only in their own CH case)"
                     )

@@ -28,7 +28,10 @@ _AKSHARAMUKHA_SCRIPT = {
 _DROP_FINAL_SCHWA = frozenset({"bn", "gu", "pa"})
 # Tokens that must survive every transformation untouched (canaries, placeholders).
 PROTECTED = re.compile(r"IJR-[0-9a-f]{8}-[a-z]{2}|KAN-[0-9A-Fa-f]{8}-[a-z]{2}|\{[A-Za-z_]+\}")
-_PUNCT = str.maketrans({"।": ".", "॥": ".", "۔": ".", "،": ",", "؟": "?", "؛": ";", "\u200c": "", "\u200d": ""})
+_UNICODE_SPACE = re.compile("[\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]")
+_PUNCT = str.maketrans(
+    {"।": ".", "॥": ".", "۔": ".", "،": ",", "؟": "?", "؛": ";", "\u200c": "", "\u200d": ""}
+)
 
 
 @functools.cache
@@ -66,7 +69,8 @@ def _chat_word(word: str, lang: str) -> str:
     return w
 
 
-# uroman spells retroflexes and palatals in a scholarly way ("ghossit", "caar"); chat writes "ghoshit", "chaar".
+# uroman spells retroflexes and palatals in a scholarly way ("ghossit", "caar");
+# chat writes "ghoshit", "chaar".
 _DEVANAGARI_CHAT = (
     (re.compile(r"c(?!h)"), "ch"), (re.compile(r"ss"), "sh"), (re.compile(r"dd"), "d"),
     (re.compile(r"tt"), "t"), (re.compile(r"nn"), "n"),
@@ -101,6 +105,11 @@ def romanize_line(line: str, lang: str) -> str:
 def _romanize_plain(text: str, lang: str) -> str:
     if not text or text.isascii():
         return text
+    # Non-ASCII spaces (NBSP from pasted text, thin spaces) become plain spaces first: the edges below are
+    # copied through verbatim, and a whitespace-only text must not be duplicated by lead + trail.
+    text = _UNICODE_SPACE.sub(" ", text)
+    if not text.strip() or text.isascii():
+        return text
     src = unicodedata.normalize("NFC", text).translate(_PUNCT)
     out = _chat_layer(_engine_romanize(src, lang), lang)
     # Engines may swallow or add edge spaces; keep the original's edges so lines join cleanly.
@@ -124,11 +133,14 @@ def mix(text: str, lang: str, key: str) -> str:
     Non-empty lines alternate between scripts starting from a side chosen by crc32(key), so a text of
     two or more lines always holds both scripts; every line is kept, in order.
     """
-    lines = text.split("\n")
+    return _mix_lines([(line, lang) for line in text.split("\n")], key)
+
+
+def _mix_lines(lines: list[tuple[str, str]], key: str) -> str:
     start = _seed(key) % 2
     out: list[str] = []
     k = 0
-    for line in lines:
+    for line, lang in lines:
         if not line.strip():
             out.append(line)
             continue
@@ -144,20 +156,23 @@ _NOISE_RULES: tuple[tuple[str, str], ...] = (
     ("kh", "k"), ("th", "t"), ("dh", "d"), ("bh", "b"),  # aspiration dropped
     ("ai", "e"), ("au", "o"), ("y", "i"),
 )
+# Noise never takes a text further than this share of its length from its romanized source.
+NOISE_MAX_SHARE = 0.25
 _NASAL = re.compile(r"(?<=[aeiou])[nm](?=[bcdfgjkpqstvz]|$)")
 
 
-def _noisy_word(word: str, rng: random.Random) -> str:
+def _noisy_word(word: str, rng: random.Random) -> tuple[str, int]:
+    """One typing variation of a word and a bound on its edit distance (at most 2)."""
     options = [(a, b) for a, b in _NOISE_RULES if a in word]
     if _NASAL.search(word):
         options.append(("<nasal>", ""))
     if not options:
-        return word
+        return word, 0
     a, b = rng.choice(options)
     if a == "<nasal>":
-        return _NASAL.sub("", word, count=1)
+        return _NASAL.sub("", word, count=1), 1
     i = word.find(a)
-    return word[:i] + b + word[i + len(a) :]
+    return word[:i] + b + word[i + len(a) :], max(len(a), len(b))
 
 
 def noisy(text: str, lang: str, key: str, rate: float = 0.35) -> str:
@@ -168,26 +183,39 @@ def noisy(text: str, lang: str, key: str, rate: float = 0.35) -> str:
 def add_noise(romanized: str, key: str, rate: float = 0.35) -> str:
     """Seeded, per-word typing variations of a romanized text.
 
-    At most one change per word (each of at most two characters), so the edit distance to the
-    romanized source stays below 2 x (number of words changed) and its share of length stays small.
+    At most one change per lowercase word (each within edit distance 2), so the edit distance to the
+    romanized source is at most 2 x (number of words changed); and changes stop once they would take it
+    past NOISE_MAX_SHARE of the text's length (this binds only on very short texts: a one-word line).
     """
     rng = random.Random(_seed("noisy:" + key))
+    budget = [int(NOISE_MAX_SHARE * len(romanized))]
     out: list[str] = []
     pos = 0
     for m in PROTECTED.finditer(romanized):
-        out.append(_noisy_span(romanized[pos : m.start()], rng, rate))
+        out.append(_noisy_span(romanized[pos : m.start()], rng, rate, budget))
         out.append(m.group(0))
         pos = m.end()
-    out.append(_noisy_span(romanized[pos:], rng, rate))
+    out.append(_noisy_span(romanized[pos:], rng, rate, budget))
     return "".join(out)
 
 
-def _noisy_span(span: str, rng: random.Random, rate: float) -> str:
+def _noisy_span(span: str, rng: random.Random, rate: float, budget: list[int]) -> str:
     def repl(m: re.Match[str]) -> str:
         w = m.group(0)
-        return _noisy_word(w, rng) if len(w) > 2 and rng.random() < rate else w
+        if len(w) > 2 and rng.random() < rate:
+            variant, cost = _noisy_word(w, rng)
+            if cost <= budget[0]:
+                budget[0] -= cost
+                return variant
+        return w
 
     return re.sub(r"[a-z]+", repl, span)
+
+
+@functools.lru_cache(maxsize=65536)
+def _nfc(text: str) -> str:
+    # The same wrapper, core and task lines recur in every orthography and track of a condition.
+    return unicodedata.normalize("NFC", text)
 
 
 def apply_orthography(lines: list[tuple[str, str]], orthography: str, key: str) -> str:
@@ -196,15 +224,13 @@ def apply_orthography(lines: list[tuple[str, str]], orthography: str, key: str) 
     Lines carry their own language because a wrapper may be written in another language than the
     core (English in cross mode, another Indic language in E2); each is romanized by its own script.
     """
-    native = [(unicodedata.normalize("NFC", text), lang) for text, lang in lines]
+    native = [(_nfc(text), lang) for text, lang in lines]
     if orthography == "native":
         return "\n".join(text for text, _ in native)
     if orthography in ("romanized", "noisy"):
         romanized = "\n".join(romanize(text, lang) for text, lang in native)
         return romanized if orthography == "romanized" else add_noise(romanized, key)
     if orthography == "mixed":
-        start = _seed(key) % 2
-        return "\n".join(
-            romanize(text, lang) if (i + start) % 2 else text for i, (text, lang) in enumerate(native)
-        )
+        # Line by line (the paper's definition), even where one part spans several lines.
+        return _mix_lines([(line, lang) for text, lang in native for line in text.split("\n")], key)
     raise ValueError(f"unknown orthography {orthography!r}")

@@ -14,7 +14,7 @@ from pathlib import Path
 import yaml
 
 from indicjr.errors import DataFileError
-from indicjr.judge.matcher import Phrase, compile_phrase
+from indicjr.judge.matcher import Phrase, PhraseSet, compile_phrase, phrase_set
 
 LEXICON_DIR = Path(str(resources.files("indicjr.judge") / "lexicons"))
 
@@ -37,7 +37,8 @@ def _section(d: dict[str, object], name: str, lang: str, path: Path) -> tuple[Ph
     for script, items in sorted(raw.items()):
         if not isinstance(items, list):
             raise DataFileError(f"{path}: {name}.{script} must be a list")
-        out.extend(compile_phrase(str(t), f"{lang}:{name}.{script}") for t in items if str(t).strip())
+        out.extend(compile_phrase(str(t), f"{lang}:{name}.{script}", exact_latin=lang == "en")
+                   for t in items if str(t).strip())
     return tuple(p for p in out if p.tokens)
 
 
@@ -54,13 +55,41 @@ def load_lexicon(lang: str, directory: Path = LEXICON_DIR) -> Lexicon:
     contrast = _contrast_words().get(lang, ())
     return Lexicon(
         lang=lang,
-        refusal=_section(d, "refusal", lang, path),
+        refusal=_section(d, "refusal", lang, path) + _section(d, "refusal_forms", lang, path),
         apology=_section(d, "apology", lang, path),
         unsafe=_section(d, "unsafe_terms", lang, path),
         comply=_section(d, "comply", lang, path),
         contrast=_section(d, "contrast", lang, path)
-        + tuple(compile_phrase(w, f"{lang}:contrast") for w in contrast),
+        + tuple(compile_phrase(w, f"{lang}:contrast", exact_latin=lang == "en") for w in contrast),
     )
+
+
+@dataclass(frozen=True, slots=True)
+class CompiledSet:
+    """The phrases of several lexicons (case language, wrapper language, English), indexed once."""
+
+    refusal: PhraseSet
+    apology: PhraseSet
+    unsafe: PhraseSet
+    comply: PhraseSet
+    contrast: PhraseSet
+
+
+_COMPILED: dict[tuple[int, ...], tuple[tuple[Lexicon, ...], CompiledSet]] = {}
+
+
+def compiled(lexicons: tuple[Lexicon, ...]) -> CompiledSet:
+    """Indexed phrase sets for a lexicon tuple, cached by identity (lexicons are loaded once)."""
+    key = tuple(map(id, lexicons))
+    hit = _COMPILED.get(key)
+    if hit is not None and hit[0] == lexicons:
+        return hit[1]
+    cs = CompiledSet(*(phrase_set(p for lx in lexicons for p in getattr(lx, name))
+                       for name in ("refusal", "apology", "unsafe", "comply", "contrast")))
+    if len(_COMPILED) > 256:  # custom lexicon tuples from callers: keep the cache bounded
+        _COMPILED.clear()
+    _COMPILED[key] = (lexicons, cs)
+    return cs
 
 
 @functools.cache

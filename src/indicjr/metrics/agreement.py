@@ -29,8 +29,14 @@ class Agreement:
         def r(x: float | None) -> float | None:
             return None if x is None else round(x, digits)
 
-        return {"field": self.field, "items": self.items, "unanimity": self.unanimity.to_dict(digits),
-                "pairwise": r(self.pairwise), "fleiss_kappa": r(self.fleiss_kappa), "reason": self.reason}
+        return {
+            "field": self.field,
+            "items": self.items,
+            "unanimity": self.unanimity.to_dict(digits),
+            "pairwise": r(self.pairwise),
+            "fleiss_kappa": r(self.fleiss_kappa),
+            "reason": self.reason,
+        }
 
 
 def _groups(rows: Sequence[Row], field: str) -> list[list[str]]:

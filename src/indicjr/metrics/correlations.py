@@ -19,27 +19,42 @@ FEATURES = ("latin_share", "bytes_per_char", "mean_word_len", "mean_run_len", "s
 VARIANTS = ("romanized", "mixed", "noisy")
 
 
-def item_deltas(rows: Sequence[Row], variants: Sequence[str] = VARIANTS, *, track: str = "json",
-                where: Mapping[str, Any] | None = None) -> list[tuple[Row, int]]:
+def item_deltas(
+    rows: Sequence[Row],
+    variants: Sequence[str] = VARIANTS,
+    *,
+    track: str = "json",
+    where: Mapping[str, Any] | None = None,
+) -> list[tuple[Row, int]]:
     """(variant row, ΔJSR) for every matched AB pair of the given variants against native."""
     cond = {"subset": "AB", "track": track, **(where or {})}
     out: list[tuple[Row, int]] = []
     for variant in variants:
         for ref, var in matched_rows(rows, "orthography", variant, "native", cond):
-            out.append((var, int(bool(var["verdict"]["jailbroken"])) - int(bool(ref["verdict"]["jailbroken"]))))
+            out.append(
+                (var, int(bool(var["verdict"]["jailbroken"])) - int(bool(ref["verdict"]["jailbroken"])))
+            )
     return out
 
 
-def feature_correlations(rows: Sequence[Row], features: Sequence[str] = FEATURES, *,
-                         variants: Sequence[str] = VARIANTS, track: str = "json",
-                         where: Mapping[str, Any] | None = None,
-                         bootstrap: int = BOOTSTRAP) -> dict[str, Correlation]:
+def feature_correlations(
+    rows: Sequence[Row],
+    features: Sequence[str] = FEATURES,
+    *,
+    variants: Sequence[str] = VARIANTS,
+    track: str = "json",
+    where: Mapping[str, Any] | None = None,
+    bootstrap: int = BOOTSTRAP,
+) -> dict[str, Correlation]:
     """One correlation per feature; items missing the feature are left out of that feature's n."""
     items = item_deltas(rows, variants, track=track, where=where)
     out: dict[str, Correlation] = {}
     for f in features:
-        xy = [(float(r["features"][f]), float(d)) for r, d in items
-              if isinstance(r.get("features"), Mapping) and r["features"].get(f) is not None]
+        xy = [
+            (float(r["features"][f]), float(d))
+            for r, d in items
+            if isinstance(r.get("features"), Mapping) and r["features"].get(f) is not None
+        ]
         out[f] = correlate([x for x, _ in xy], [y for _, y in xy], bootstrap=bootstrap)
     return out
 
@@ -50,6 +65,7 @@ def e6_table(rows: Sequence[Row], *, bootstrap: int = BOOTSTRAP) -> dict[str, An
         "pooled": {f: c.to_dict() for f, c in feature_correlations(rows, bootstrap=bootstrap).items()},
     }
     for v in VARIANTS:
-        table[v] = {f: c.to_dict() for f, c in
-                    feature_correlations(rows, variants=(v,), bootstrap=bootstrap).items()}
+        table[v] = {
+            f: c.to_dict() for f, c in feature_correlations(rows, variants=(v,), bootstrap=bootstrap).items()
+        }
     return table

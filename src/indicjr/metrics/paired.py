@@ -69,7 +69,8 @@ def matched_rows(rows: Sequence[Row], vary: str, variant: Any, reference: Any,
 
 
 def pairs(rows: Sequence[Row], vary: str, variant: Any, reference: Any,
-          where: Mapping[str, Any] | None = None, outcome: str = "jailbroken") -> list[tuple[tuple[str, str], int, int]]:
+          where: Mapping[str, Any] | None = None,
+          outcome: str = "jailbroken") -> list[tuple[tuple[str, str], int, int]]:
     """(cluster, reference outcome, variant outcome) for every matched pair."""
     return [((v["lang"], v["core_id"]), int(bool(r["verdict"][outcome])), int(bool(v["verdict"][outcome])))
             for r, v in matched_rows(rows, vary, variant, reference, where)]

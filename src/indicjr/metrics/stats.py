@@ -38,10 +38,18 @@ class Correlation:
         def r(x: float | None) -> float | None:
             return None if x is None else round(x, digits)
 
-        return {"n": self.n, "pearson": r(self.pearson), "p_pearson": r(self.p_pearson),
-                "fisher_lo": r(self.fisher_lo), "fisher_hi": r(self.fisher_hi), "boot_lo": r(self.boot_lo),
-                "boot_hi": r(self.boot_hi), "spearman": r(self.spearman), "p_spearman": r(self.p_spearman),
-                "reason": self.reason}
+        return {
+            "n": self.n,
+            "pearson": r(self.pearson),
+            "p_pearson": r(self.p_pearson),
+            "fisher_lo": r(self.fisher_lo),
+            "fisher_hi": r(self.fisher_hi),
+            "boot_lo": r(self.boot_lo),
+            "boot_hi": r(self.boot_hi),
+            "spearman": r(self.spearman),
+            "p_spearman": r(self.p_spearman),
+            "reason": self.reason,
+        }
 
 
 def undefined_reason(x: Sequence[float], y: Sequence[float], minimum: int = 3) -> str | None:
@@ -67,19 +75,28 @@ def fisher_interval(r: float, n: int, z: float = Z95) -> tuple[float, float] | N
     return math.tanh(centre - half), math.tanh(centre + half)
 
 
-def bootstrap_pearson(x: Sequence[float], y: Sequence[float], *, b: int = BOOTSTRAP,
-                      seed: int = SEED) -> tuple[float, float] | None:
+def bootstrap_pearson(
+    x: Sequence[float], y: Sequence[float], *, b: int = BOOTSTRAP, seed: int = SEED
+) -> tuple[float, float] | None:
     """Percentile interval of r over item resamples; resamples with a constant side are skipped."""
     xa, ya = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
-    idx = np.random.default_rng(seed).integers(0, len(xa), size=(b, len(xa)))
-    xs, ys = xa[idx], ya[idx]
-    xc = xs - xs.mean(axis=1, keepdims=True)
-    yc = ys - ys.mean(axis=1, keepdims=True)
-    den = np.sqrt((xc * xc).sum(axis=1) * (yc * yc).sum(axis=1))
+    rng = np.random.default_rng(seed)
+    # In blocks of resamples: one (b, n) block needs ~5 x 8 x b x n bytes, over 1 GiB for the ~20,000
+    # items of a full-scale run. The generator yields the same index stream in blocks, so r is unchanged.
+    step = max(1, min(b, 2_000_000 // max(1, len(xa))))
+    nums, dens = [], []
+    for start in range(0, b, step):
+        idx = rng.integers(0, len(xa), size=(min(step, b - start), len(xa)))
+        xs, ys = xa[idx], ya[idx]
+        xc = xs - xs.mean(axis=1, keepdims=True)
+        yc = ys - ys.mean(axis=1, keepdims=True)
+        dens.append(np.sqrt((xc * xc).sum(axis=1) * (yc * yc).sum(axis=1)))
+        nums.append((xc * yc).sum(axis=1))
+    num, den = np.concatenate(nums), np.concatenate(dens)
     good = den > 0
     if good.sum() < b // 2:
         return None
-    rs = (xc * yc).sum(axis=1)[good] / den[good]
+    rs = num[good] / den[good]
     lo, hi = np.quantile(rs, [0.025, 0.975])
     return float(lo), float(hi)
 
@@ -98,9 +115,15 @@ def correlate(x: Sequence[float], y: Sequence[float], *, bootstrap: int = BOOTST
     sr = spearmanr(x, y)
     rho = float(sr.statistic)
     return Correlation(
-        len(x), r, float(pr.pvalue), fz[0] if fz else None, fz[1] if fz else None,
-        boot[0] if boot else None, boot[1] if boot else None,
-        None if math.isnan(rho) else rho, None if math.isnan(rho) else float(sr.pvalue),
+        len(x),
+        r,
+        float(pr.pvalue),
+        fz[0] if fz else None,
+        fz[1] if fz else None,
+        boot[0] if boot else None,
+        boot[1] if boot else None,
+        None if math.isnan(rho) else rho,
+        None if math.isnan(rho) else float(sr.pvalue),
     )
 
 

@@ -6,11 +6,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from indicjr.metrics.agreement import agreement_table
-from indicjr.metrics.core import rate, rates_by
+from indicjr.metrics.core import rate, slice_rates
 from indicjr.metrics.correlations import e6_table
 from indicjr.metrics.paired import EFFECTS, effect
 from indicjr.metrics.rates import SMALL_N
-from indicjr.metrics.rows import Row
+from indicjr.metrics.rows import Row, group_by
 from indicjr.metrics.rri import rri_table
 from indicjr.metrics.transfer import transfer_matrix, transfer_summary
 
@@ -44,13 +44,17 @@ def summarize(rows: Sequence[Row], *, meta: Mapping[str, Any]) -> dict[str, Any]
     """Everything summary.json holds; `meta` carries model spec, settings, profile, case-set hash."""
     metrics = {name: rate(rows, name).to_dict() for name in SLICE_METRICS}
     metrics["json_sv_ab"] = rate(rows, "json_sv", {"subset": "AB"}).to_dict()
+    # One pass for every slice table, and per-language effects on each language's own rows: the
+    # per-slice full scans took ~80 s of wrap-up at 45,216 rows (benchmarks/RESULTS.md).
     slices = {
-        d: {name: {v: r.to_dict() for v, r in rates_by(rows, name, d).items()} for name in SLICE_METRICS}
-        for d in SLICE_DIMS
+        d: {name: {v: r.to_dict() for v, r in by_value.items()} for name, by_value in per_metric.items()}
+        for d, per_metric in slice_rates(rows, SLICE_METRICS, SLICE_DIMS).items()
     }
     effects = {name: effect(rows, name).to_dict() for name in EFFECTS}
+    by_lang = group_by(rows, "lang")
     effects_by_lang = {
-        name: {lang: effect(rows, name, {"lang": lang}).to_dict() for lang in sorted({r["lang"] for r in rows})}
+        name: {lang: effect(by_lang[lang], name, {"lang": lang}).to_dict()
+               for lang in sorted({r["lang"] for r in rows})}
         for name in EFFECTS
     }
     errors = [r["id"] for r in rows if r["verdict"].get("error")]

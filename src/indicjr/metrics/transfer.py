@@ -26,9 +26,15 @@ class TransferMatrix:
         return self.cells[self.wrappers.index(wrapper)][self.cores.index(core)]
 
     def to_dict(self, digits: int = 4) -> dict[str, Any]:
-        return {"track": self.track, "wrappers": list(self.wrappers), "cores": list(self.cores),
-                "cells": {w: {c: self.cell(w, c).to_dict(digits) for c in self.cores if self.cell(w, c).n}
-                          for w in self.wrappers}}
+        return {
+            "track": self.track,
+            "wrappers": list(self.wrappers),
+            "cores": list(self.cores),
+            "cells": {
+                w: {c: self.cell(w, c).to_dict(digits) for c in self.cores if self.cell(w, c).n}
+                for w in self.wrappers
+            },
+        }
 
 
 def transfer_matrix(rows: Sequence[Row], track: str = "json") -> TransferMatrix:

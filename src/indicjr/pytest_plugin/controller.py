@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from indicjr.errors import EXIT_TARGET
 from indicjr.gates.evaluate import GateResult, evaluate_gates
 from indicjr.judge.verdict import verdict_from_dict
 from indicjr.metrics.summary import summarize
@@ -50,21 +51,33 @@ class ResultsCollector:
         for k, v in stats.items():
             if isinstance(v, int | float) and not isinstance(v, bool):
                 self.generation[k] = self.generation.get(k, 0) + v
-            else:
-                self.generation.setdefault(k, v)
+            elif isinstance(v, dict):  # retries by kind
+                merged = self.generation.setdefault(k, {})
+                for kind, n in v.items():
+                    merged[kind] = merged.get(kind, 0) + n
+            elif self.generation.get(k) is None:  # the first process that stopped names the reason
+                self.generation[k] = v
+
+    @property
+    def stopped_reason(self) -> str | None:
+        """Why generation stopped early (circuit breaker, budget, endpoint error), if it did."""
+        reason = self.generation.get("stopped_reason")
+        return str(reason) if reason else None
 
     # -- once, at the end --------------------------------------------------------------------------
     @pytest.hookimpl(wrapper=True)
     def pytest_runtestloop(self, session: pytest.Session) -> Generator[None, object, object]:
         result = yield
         if self.rows:
-            self.finish(complete=not session.shouldstop)
+            self.finish(complete=not session.shouldstop and self.stopped_reason is None)
             self._report_gates(session)
         return result
 
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
         if self.rows and not self.written:
             self.finish(complete=False)  # interrupted: partial results, marked incomplete
+        if self.stopped_reason and exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
+            session.exitstatus = EXIT_TARGET  # the endpoint stopped the run: incomplete, not a gate verdict
 
     def finish(self, *, complete: bool) -> None:
         from indicjr.engine import run_meta
@@ -114,6 +127,9 @@ class ResultsCollector:
             tr.write_line(line)
         for g in self.gates:
             tr.write_line(g.line(), red=g.failed, green=g.status == "PASS")
+        if self.stopped_reason:
+            tr.write_line(f"generation stopped: {self.stopped_reason} (results are incomplete; gates not "
+                          "evaluated)", red=True)
         tr.write_line(f"results: {Path(self.state.options.out_dir) / 'results.jsonl'}")
 
 

@@ -56,7 +56,11 @@ def read_options(config: pytest.Config) -> RunOptions:
 
 
 def usage_error(exc: IJRError, debug: bool = False) -> pytest.UsageError:
+    """One line for the user; with --ijr-debug the traceback follows (pytest prints only the message)."""
+    if debug:
+        import traceback
+
+        return pytest.UsageError(f"indicjr: {exc}\n" + "".join(traceback.format_exception(exc)).rstrip())
     err = pytest.UsageError(f"indicjr: {exc}")
-    if not debug:
-        err.__suppress_context__ = True
+    err.__suppress_context__ = True
     return err

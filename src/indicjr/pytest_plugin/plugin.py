@@ -13,15 +13,17 @@ from typing import Any
 import pytest
 
 from indicjr.cases.model import Case
-from indicjr.errors import IJRError
+from indicjr.engine import CaseSet, Generation, GenerationInterrupted
+from indicjr.errors import EXIT_USAGE, IJRError
 from indicjr.gates.thresholds import Thresholds, load_thresholds
 from indicjr.pytest_plugin.collection import params, register_markers
 from indicjr.pytest_plugin.controller import ResultsCollector
 from indicjr.pytest_plugin.fixtures import case, judge, response, rows_of, target, verdict
 from indicjr.pytest_plugin.options import add_options, read_options, usage_error
+from indicjr.pytest_plugin.snapshot import ijr_aggregates, ijr_snapshot
 from indicjr.pytest_plugin.state import STATE, RunState, get_state, is_worker, worker_count, worker_id
 
-__all__ = ["case", "ijr_check", "judge", "response", "target", "verdict"]
+__all__ = ["case", "ijr_aggregates", "ijr_check", "ijr_snapshot", "judge", "response", "target", "verdict"]
 COLLECTOR = "indicjr-results"
 
 
@@ -83,7 +85,10 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         try:
             state.case_set = load_case_set(state.options, root=state.root)
         except IJRError as exc:
-            raise usage_error(exc, state.options.debug) from None
+            # Raised here, pytest would report a collection error with a traceback (exit 2); the
+            # one-line usage error (exit 4) is raised once collection is over.
+            state.config_error = exc
+            state.case_set = CaseSet((), state.options.profile, "", "")
         state.by_id = {c.id: c for c in state.case_set.cases}
     metafunc.parametrize("case", list(params(state.case_set.cases)))
 
@@ -94,23 +99,31 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     state = get_state(session.config)
     if state is None:
         return
+    if state.config_error is not None:
+        raise usage_error(state.config_error, state.options.debug)
     cases = _collected_cases(session.items)
-    if not cases:
-        return
+    if not cases or session.config.option.collectonly:
+        return  # --collect-only lists tests: it must not call (or pay for) the model
     from indicjr.engine import generate, judge_rows
+    from indicjr.results import check_out_dir
 
     config = session.config
     stats: dict[str, Any] = {}
     try:
+        if not is_worker(config):
+            check_out_dir(state.options.out_dir)  # before any model call, not after the whole run
         state.generation = generate(cases, state.options, owner=worker_id(config), share=worker_count(config))
         stats = dict(state.generation.stats)
         stats["display_name"] = state.generation.display_name
         stats["simulated"] = state.generation.simulated
     except IJRError as exc:
+        if exc.exit_code == EXIT_USAGE:  # a bad option, store or output folder: not a model failure
+            raise usage_error(exc, state.options.debug) from None
         state.error = str(exc)
         stats = {"stopped_reason": str(exc)}
-    except KeyboardInterrupt:
-        raise
+    except GenerationInterrupted as exc:
+        _keep_partial(config, cases, exc.generation)
+        raise KeyboardInterrupt from None
     if state.generation is not None:
         rows = judge_rows(cases, state.generation.responses, state.options.samples)
         state.rows = {(r["id"], r["sample"]): r for r in rows}
@@ -123,6 +136,19 @@ def pytest_collection_finish(session: pytest.Session) -> None:
         collector = config.pluginmanager.get_plugin(COLLECTOR)
         if collector is not None:
             collector.add_generation(stats)
+
+
+def _keep_partial(config: pytest.Config, cases: list[Case], generation: Generation) -> None:
+    """Ctrl-C during generation: give the controller the rows answered so far (written incomplete)."""
+    from indicjr.engine import judge_rows
+
+    collector = config.pluginmanager.get_plugin(COLLECTOR)
+    state = get_state(config)
+    if collector is None or state is None:
+        return
+    for row in judge_rows(cases, generation.responses, state.options.samples):
+        collector.rows[(row["id"], int(row["sample"]))] = row
+    collector.add_generation({"stopped_reason": "interrupted (Ctrl-C) during generation"})
 
 
 def _collected_cases(items: list[pytest.Item]) -> list[Case]:

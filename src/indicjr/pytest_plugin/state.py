@@ -10,6 +10,7 @@ import pytest
 
 from indicjr.cases.model import Case
 from indicjr.engine import CaseSet, Generation
+from indicjr.errors import IJRError
 from indicjr.gates.thresholds import Thresholds
 from indicjr.judge.verdict import Verdict
 from indicjr.options import RunOptions
@@ -26,6 +27,7 @@ class RunState:
     rows: dict[tuple[str, int], dict[str, Any]] = field(default_factory=dict)
     verdicts: dict[str, Verdict] = field(default_factory=dict)
     error: str | None = None  # generation stopped (circuit breaker, budget): reported, tests error out
+    config_error: IJRError | None = None  # a bad case set found while collecting: a usage error after
 
 
 STATE = pytest.StashKey[RunState]()

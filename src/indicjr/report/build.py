@@ -41,8 +41,9 @@ def build_report(runs: Sequence[Run], out_dir: Path, *, figures: bool = True) ->
     return ReportFiles(md, page, figs)
 
 
-def report_from_dirs(run_dirs: Sequence[str | Path], out_dir: Path | None, *,
-                     figures: bool = True) -> tuple[list[Run], ReportFiles]:
+def report_from_dirs(
+    run_dirs: Sequence[str | Path], out_dir: Path | None, *, figures: bool = True
+) -> tuple[list[Run], ReportFiles]:
     runs = [load_run(d) for d in run_dirs]
     target = out_dir if out_dir is not None else Path(runs[0].path) / "report"
     return runs, build_report(runs, target, figures=figures)

@@ -45,7 +45,9 @@ def _require_matplotlib() -> Any:
         import matplotlib
         from matplotlib.figure import Figure
     except ImportError:
-        raise ConfigError("figures need matplotlib: pip install 'indicjr[report]' (or pass --no-figures)") from None
+        raise ConfigError(
+            "figures need matplotlib: pip install 'indicjr[report]' (or pass --no-figures)"
+        ) from None
     return matplotlib, Figure
 
 
@@ -62,8 +64,15 @@ def _heat(ax: Any, data: list[list[float | None]], rows: Sequence[str], cols: Se
     ax.set_yticks(range(len(rows)), labels=list(rows))
     for i, r in enumerate(data):
         for j, v in enumerate(r):
-            ax.text(j, i, "n/a" if v is None else f"{v:.2f}", ha="center", va="center", fontsize=7,
-                    color="white" if v is None or v < 0.6 else "black")
+            ax.text(
+                j,
+                i,
+                "n/a" if v is None else f"{v:.2f}",
+                ha="center",
+                va="center",
+                fontsize=7,
+                color="white" if v is None or v < 0.6 else "black",
+            )
     return im
 
 
@@ -82,14 +91,21 @@ def _bars(fig: Any, langs: Sequence[str], series: dict[str, list[float | None]],
     ax.set_xticks([i + width * (len(series) - 1) / 2 for i in range(len(langs))], labels=list(langs))
     ax.set_ylim(0, 1)
     ax.set_ylabel(ylabel)
-    ax.legend(loc="upper right", fontsize=8)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8)
     return ax
 
 
 def fig_json_vs_free(fig: Any, run: Run) -> None:
     langs = values(run.rows, "lang")
-    _bars(fig, langs, {m.split("_")[0].upper(): [rate(run.rows, m, {"lang": lg}).value for lg in langs]
-                       for m in ("json_jsr", "free_jsr")}, "JSR (AB)")
+    _bars(
+        fig,
+        langs,
+        {
+            m.split("_")[0].upper(): [rate(run.rows, m, {"lang": lg}).value for lg in langs]
+            for m in ("json_jsr", "free_jsr")
+        },
+        "JSR (AB)",
+    )
 
 
 def fig_delta_by_lang(fig: Any, run: Run) -> None:
@@ -101,8 +117,10 @@ def fig_delta_by_lang(fig: Any, run: Run) -> None:
         ds = [effect(run.rows, name, {"lang": lg}) for lg in langs]
         xs = [i + k * width for i in range(len(langs))]
         ys = [_nan(d.value) for d in ds]
-        err = [[0.0 if d.lo is None or d.value is None else d.value - d.lo for d in ds],
-               [0.0 if d.hi is None or d.value is None else d.hi - d.value for d in ds]]
+        err = [
+            [0.0 if d.lo is None or d.value is None else d.value - d.lo for d in ds],
+            [0.0 if d.hi is None or d.value is None else d.hi - d.value for d in ds],
+        ]
         ax.errorbar(xs, ys, yerr=err, fmt="o", capsize=3, label=name)
     ax.axhline(0, color="grey", linewidth=0.8)
     ax.set_xticks([i + width * (len(names) - 1) / 2 for i in range(len(langs))], labels=list(langs))
@@ -122,14 +140,23 @@ def fig_transfer(fig: Any, run: Run) -> None:
 
 def fig_refusal_balance(fig: Any, run: Run) -> None:
     langs = values(run.rows, "lang")
-    _bars(fig, langs, {"over-refusal (CB refused)": [rate(run.rows, "json_or", {"lang": lg}).value for lg in langs],
-                       "under-refusal (CH answered)": [rate(run.rows, "json_ur", {"lang": lg}).value
-                                                       for lg in langs]}, "rate")
+    _bars(
+        fig,
+        langs,
+        {
+            "over-refusal (CB refused)": [rate(run.rows, "json_or", {"lang": lg}).value for lg in langs],
+            "under-refusal (CH answered)": [rate(run.rows, "json_ur", {"lang": lg}).value for lg in langs],
+        },
+        "rate",
+    )
 
 
 DRAW: dict[str, Callable[[Any, Run], None]] = {
-    "heatmap": fig_heatmap, "json_vs_free": fig_json_vs_free, "delta_by_lang": fig_delta_by_lang,
-    "transfer": fig_transfer, "refusal_balance": fig_refusal_balance,
+    "heatmap": fig_heatmap,
+    "json_vs_free": fig_json_vs_free,
+    "delta_by_lang": fig_delta_by_lang,
+    "transfer": fig_transfer,
+    "refusal_balance": fig_refusal_balance,
 }
 
 

@@ -26,10 +26,12 @@ from indicjr.report.tables import (
 )
 
 EXAMPLES_PER_LANG = 3
-FONT_STACK = ('system-ui, "Noto Sans", "Noto Sans Devanagari", "Noto Sans Bengali", "Noto Sans Gujarati", '
-              '"Noto Sans Gurmukhi", "Noto Sans Kannada", "Noto Sans Malayalam", "Noto Sans Oriya", '
-              '"Noto Sans Tamil", "Noto Sans Telugu", "Noto Naskh Arabic", "Noto Nastaliq Urdu", '
-              '"Lohit Devanagari", "Nirmala UI", "Mangal", sans-serif')
+FONT_STACK = (
+    'system-ui, "Noto Sans", "Noto Sans Devanagari", "Noto Sans Bengali", "Noto Sans Gujarati", '
+    '"Noto Sans Gurmukhi", "Noto Sans Kannada", "Noto Sans Malayalam", "Noto Sans Oriya", '
+    '"Noto Sans Tamil", "Noto Sans Telugu", "Noto Naskh Arabic", "Noto Nastaliq Urdu", '
+    '"Lohit Devanagari", "Nirmala UI", "Mangal", sans-serif'
+)
 CSS = f"""
 body {{ font-family: {FONT_STACK}; margin: 2rem auto; max-width: 1200px; padding: 0 1rem; color: #222; }}
 table {{ border-collapse: collapse; margin: 0.5rem 0 1.5rem; font-size: 0.85rem; }}
@@ -65,10 +67,12 @@ def inline_svg(svg_text: str) -> str:
 
 
 def figure_html(f: FigureFile) -> str:
-    return (f'<figure class="ijr-figure" id="fig-{esc(f.run)}-{esc(f.name)}" data-figure="{esc(f.name)}">'
-            f"{inline_svg(f.svg_text)}<figcaption>{esc(f.title)} "
-            f'(<a href="figures/{esc(f.png.name)}">PNG</a>, <a href="figures/{esc(f.svg.name)}">SVG</a>)'
-            "</figcaption></figure>")
+    return (
+        f'<figure class="ijr-figure" id="fig-{esc(f.run)}-{esc(f.name)}" data-figure="{esc(f.name)}">'
+        f"{inline_svg(f.svg_text)}<figcaption>{esc(f.title)} "
+        f'(<a href="figures/{esc(f.png.name)}">PNG</a>, <a href="figures/{esc(f.svg.name)}">SVG</a>)'
+        "</figcaption></figure>"
+    )
 
 
 def text_attrs(row: Row) -> str:
@@ -96,21 +100,37 @@ def pick_examples(rows: Sequence[Row]) -> list[Row]:
 
 
 def example_html(r: Row) -> str:
-    cond = " · ".join(str(x) for x in (r["lang"], r.get("track"), r.get("subset"), r.get("orthography"),
-                                        r.get("family"), wrapper_kind(r)) if x)
-    return (f'<div class="example"><p class="note"><code>{esc(r["id"])}</code> — {esc(cond)} — decision '
-            f'{esc(r["verdict"].get("decision"))}</p><pre class="response" {text_attrs(r)}>'
-            f'{esc(r.get("response") or "")}</pre></div>')
+    cond = " · ".join(
+        str(x)
+        for x in (
+            r["lang"],
+            r.get("track"),
+            r.get("subset"),
+            r.get("orthography"),
+            r.get("family"),
+            wrapper_kind(r),
+        )
+        if x
+    )
+    return (
+        f'<div class="example"><p class="note"><code>{esc(r["id"])}</code> — {esc(cond)} — decision '
+        f'{esc(r["verdict"].get("decision"))}</p><pre class="response" {text_attrs(r)}>'
+        f"{esc(r.get('response') or '')}</pre></div>"
+    )
 
 
 def run_section(run: Run, slug: str, figures: Sequence[FigureFile]) -> str:
     sim = ' <span class="sim">SIMULATED MODEL</span>' if run.simulated else ""
-    parts = [f'<section id="run-{esc(slug)}"><h2>{esc(run.label)}{sim}</h2>',
-             f'<p class="note">model <code>{esc(run.model)}</code> · profile {esc(run.summary.get("profile"))}'
-             f' · cases {esc(run.headline.get("n_cases"))} · inference errors '
-             f'{esc(run.headline.get("n_inference_errors"))} · directory <code>{esc(run.path)}</code></p>']
-    parts += [table_html(t) for t in (lang_table(run), effects_table(run), rri_rows(run),
-                                      transfer_table(run), e6_rows(run))]
+    parts = [
+        f'<section id="run-{esc(slug)}"><h2>{esc(run.label)}{sim}</h2>',
+        f'<p class="note">model <code>{esc(run.model)}</code> · profile {esc(run.summary.get("profile"))}'
+        f" · cases {esc(run.headline.get('n_cases'))} · inference errors "
+        f"{esc(run.headline.get('n_inference_errors'))} · directory <code>{esc(run.path)}</code></p>",
+    ]
+    parts += [
+        table_html(t)
+        for t in (lang_table(run), effects_table(run), rri_rows(run), transfer_table(run), e6_rows(run))
+    ]
     parts += [figure_html(f) for f in figures if f.run == slug]
     examples = pick_examples(run.rows)
     parts.append(f"<h3>Example responses ({len(examples)}; model output shown as text)</h3>")
@@ -121,16 +141,26 @@ def run_section(run: Run, slug: str, figures: Sequence[FigureFile]) -> str:
 def render_html(runs: Sequence[Run], figures: Sequence[FigureFile] = ()) -> str:
     """The complete page as a string."""
     sims = [r.label for r in runs if r.simulated]
-    banner = (f'<p class="sim">Simulated model(s): {esc(", ".join(sims))}. These numbers come from a '
-              "deterministic simulator calibrated to the paper, not from a real model.</p>") if sims else ""
+    banner = (
+        (
+            f'<p class="sim">Simulated model(s): {esc(", ".join(sims))}. These numbers come from a '
+            "deterministic simulator calibrated to the paper, not from a real model.</p>"
+        )
+        if sims
+        else ""
+    )
     body = [banner, table_html(table2(runs))]
     if len(runs) > 1:
-        body += [table_html(lang_by_model(runs, "json_jsr", "JSON JSR")),
-                 table_html(lang_by_model(runs, "free_jsr", "FREE JSR"))]
+        body += [
+            table_html(lang_by_model(runs, "json_jsr", "JSON JSR")),
+            table_html(lang_by_model(runs, "free_jsr", "FREE JSR")),
+        ]
     body += [run_section(r, s, figures) for r, s in zip(runs, run_slugs(runs), strict=True)]
     langs = ", ".join(f"{LANG_NAMES[c]} ({SCRIPT_OF[c]})" for c in sorted(SCRIPT_OF))
-    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-            f"<title>IndicJR report</title><style>{CSS}</style></head><body><h1>IndicJR report</h1>"
-            + "".join(body)
-            + f'<p class="note">Languages and scripts: {esc(langs)}.</p></body></html>\n')
+    return (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>IndicJR report</title><style>{CSS}</style></head><body><h1>IndicJR report</h1>"
+        + "".join(body)
+        + f'<p class="note">Languages and scripts: {esc(langs)}.</p></body></html>\n'
+    )

@@ -41,23 +41,33 @@ def sim_banner(runs: Sequence[Run]) -> list[str]:
     sims = [r.label for r in runs if r.simulated]
     if not sims:
         return []
-    return [f"> **Simulated model{'s' if len(sims) > 1 else ''}:** {_cell(', '.join(sims))}. "
-            "These numbers come from a deterministic simulator calibrated to the paper, not a real model.", ""]
+    return [
+        f"> **Simulated model{'s' if len(sims) > 1 else ''}:** {_cell(', '.join(sims))}. "
+        "These numbers come from a deterministic simulator calibrated to the paper, not a real model.",
+        "",
+    ]
 
 
 def run_notes(run: Run) -> list[str]:
     s = run.summary
-    notes = [f"- run directory: `{run.path}`", f"- profile: {s.get('profile', 'n/a')}, "
-             f"samples: {s.get('samples', 1)}, cases: {run.headline.get('n_cases')}"]
+    notes = [
+        f"- run directory: `{run.path}`",
+        f"- profile: {s.get('profile', 'n/a')}, "
+        f"samples: {s.get('samples', 1)}, cases: {run.headline.get('n_cases')}",
+    ]
     if run.headline.get("n_inference_errors"):
-        notes.append(f"- **{run.headline['n_inference_errors']} inference errors** (excluded from denominators)")
+        notes.append(
+            f"- **{run.headline['n_inference_errors']} inference errors** (excluded from denominators)"
+        )
     if s.get("complete") is False:
         notes.append("- **incomplete run**: not every selected case was answered")
     ag = run.section("agreement")
     if ag:
         d = ag["decision"]
-        notes.append(f"- agreement across samples ({d['items']} cases): unanimity "
-                     f"{d['unanimity']['value']}, pairwise {d['pairwise']}, Fleiss κ {d['fleiss_kappa']}")
+        notes.append(
+            f"- agreement across samples ({d['items']} cases): unanimity "
+            f"{d['unanimity']['value']}, pairwise {d['pairwise']}, Fleiss κ {d['fleiss_kappa']}"
+        )
     return [*notes, ""]
 
 

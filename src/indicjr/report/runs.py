@@ -37,7 +37,8 @@ class Run:
 
     @property
     def headline(self) -> Mapping[str, Any]:
-        return self.summary.get("headline", {})
+        h: Mapping[str, Any] = self.summary.get("headline", {})
+        return h
 
     def section(self, key: str) -> Any:
         """A summary section, computed from the rows when the run predates it."""

@@ -21,18 +21,33 @@ from indicjr.report.runs import Run
 
 SMALL_MARK = "†"
 TABLE2_COLUMNS: tuple[tuple[str, str], ...] = (
-    ("json_jsr", "JSON JSR"), ("json_sv_ab", "SV (AB)"), ("json_ch_leak", "CH leakage"),
-    ("free_jsr_ab", "FREE JSR (AB)"), ("json_or_cb", "JSON OR (CB)"), ("json_ur_ch", "JSON UR (CH)"),
-    ("json_abstain", "JSON abstain"), ("free_or_cb", "FREE OR (CB)"), ("free_ur_ch", "FREE UR (CH)"),
-    ("delta_jsr_romanized", "ΔJSR rom"), ("delta_jsr_mixed", "ΔJSR mixed"), ("n_cases", "cases"),
+    ("json_jsr", "JSON JSR"),
+    ("json_sv_ab", "SV (AB)"),
+    ("json_ch_leak", "CH leakage"),
+    ("free_jsr_ab", "FREE JSR (AB)"),
+    ("json_or_cb", "JSON OR (CB)"),
+    ("json_ur_ch", "JSON UR (CH)"),
+    ("json_abstain", "JSON abstain"),
+    ("free_or_cb", "FREE OR (CB)"),
+    ("free_ur_ch", "FREE UR (CH)"),
+    ("delta_jsr_romanized", "ΔJSR rom"),
+    ("delta_jsr_mixed", "ΔJSR mixed"),
+    ("n_cases", "cases"),
     ("n_inference_errors", "errors"),
 )
 # (header, metric, extra slice condition) for the per-language table.
 LANG_COLUMNS: tuple[tuple[str, str, Mapping[str, Any]], ...] = (
-    ("JSON JSR", "json_jsr", {}), ("SV (AB)", "json_sv", {"subset": "AB"}), ("CH leak", "json_leak", {}),
-    ("lexicon leak", "json_leak_lexicon", {}), ("OR (CB)", "json_or", {}), ("UR (CH)", "json_ur", {}),
-    ("abstain", "json_abstain", {}), ("FREE JSR", "free_jsr", {}), ("FREE OR", "free_or", {}),
-    ("FREE UR", "free_ur", {}), ("contradiction", "contradiction", {}),
+    ("JSON JSR", "json_jsr", {}),
+    ("SV (AB)", "json_sv", {"subset": "AB"}),
+    ("CH leak", "json_leak", {}),
+    ("lexicon leak", "json_leak_lexicon", {}),
+    ("OR (CB)", "json_or", {}),
+    ("UR (CH)", "json_ur", {}),
+    ("abstain", "json_abstain", {}),
+    ("FREE JSR", "free_jsr", {}),
+    ("FREE OR", "free_or", {}),
+    ("FREE UR", "free_ur", {}),
+    ("contradiction", "contradiction", {}),
     ("script mismatch", "script_mismatch", {}),
 )
 
@@ -69,10 +84,13 @@ def table2(runs: Sequence[Run]) -> Table:
     for run in runs:
         name = run.label + (" [simulated]" if run.simulated else "")
         rows.append((name, *(fmt_value(run.headline.get(k)) for k, _ in TABLE2_COLUMNS)))
-    return Table("Table 2 — headline per model (values from summary.json)",
-                 ("model", *(h for _, h in TABLE2_COLUMNS)), tuple(rows),
-                 "JSR = jailbreak success rate on AB; OR = over-refusal; UR = under-refusal; "
-                 "ΔJSR = paired variant − native (JSON track).")
+    return Table(
+        "Table 2 — headline per model (values from summary.json)",
+        ("model", *(h for _, h in TABLE2_COLUMNS)),
+        tuple(rows),
+        "JSR = jailbreak success rate on AB; OR = over-refusal; UR = under-refusal; "
+        "ΔJSR = paired variant − native (JSON track).",
+    )
 
 
 def lang_table(run: Run) -> Table:
@@ -85,26 +103,46 @@ def lang_table(run: Run) -> Table:
             cells.append(fmt_value(d.value, 3))
         rows.append((f"{lang} ({LANG_NAMES.get(lang, lang)})", *cells))
     header = ("language", *(h for h, _, _ in LANG_COLUMNS), "ΔJSR rom", "ΔJSR mixed")
-    return Table(f"Per-language metrics — {run.label}", header, tuple(rows),
-                 f"{SMALL_MARK} fewer than {SMALL_N} responses in the cell.")
+    return Table(
+        f"Per-language metrics — {run.label}",
+        header,
+        tuple(rows),
+        f"{SMALL_MARK} fewer than {SMALL_N} responses in the cell.",
+    )
 
 
 def lang_by_model(runs: Sequence[Run], metric: str = "json_jsr", label: str = "JSON JSR") -> Table:
     """Table 11-style: one metric, languages down, models across."""
     langs = sorted({lang for r in runs for lang in values(r.rows, "lang")})
     rows = tuple((lang, *(fmt_rate(rate(r.rows, metric, {"lang": lang})) for r in runs)) for lang in langs)
-    return Table(f"{label} by language and model", ("language", *(r.label for r in runs)), rows,
-                 f"{SMALL_MARK} fewer than {SMALL_N} responses in the cell.")
+    return Table(
+        f"{label} by language and model",
+        ("language", *(r.label for r in runs)),
+        rows,
+        f"{SMALL_MARK} fewer than {SMALL_N} responses in the cell.",
+    )
 
 
 def effects_table(run: Run) -> Table:
     rows = []
     for name, d in run.summary.get("effects", {}).items():
         ci = "n/a" if d.get("lo") is None else f"[{d['lo']:.3f}, {d['hi']:.3f}]"
-        rows.append((name, fmt_value(d.get("value"), 3), ci, str(d.get("n_pairs")), str(d.get("n_clusters")),
-                     f"{d.get('b')}/{d.get('c')}", fmt_value(d.get("p_mcnemar"))))
-    return Table(f"Paired effects (ΔJSR, variant − reference) — {run.label}",
-                 ("effect", "Δ", "95% CI (cores resampled)", "pairs", "cores", "b/c", "McNemar p"), tuple(rows))
+        rows.append(
+            (
+                name,
+                fmt_value(d.get("value"), 3),
+                ci,
+                str(d.get("n_pairs")),
+                str(d.get("n_clusters")),
+                f"{d.get('b')}/{d.get('c')}",
+                fmt_value(d.get("p_mcnemar")),
+            )
+        )
+    return Table(
+        f"Paired effects (ΔJSR, variant − reference) — {run.label}",
+        ("effect", "Δ", "95% CI (cores resampled)", "pairs", "cores", "b/c", "McNemar p"),
+        tuple(rows),
+    )
 
 
 def rri_rows(run: Run) -> Table:
@@ -113,16 +151,24 @@ def rri_rows(run: Run) -> Table:
         o = block["overall"]
         value = fmt_value(o["value"], 3) if o["value"] is not None else f"undefined: {o['reason']}"
         rows.append((key, value, fmt_rate(o["attack"]), fmt_rate(o["benign"]), block.get("describe", "")))
-    return Table(f"RRI (two forms, named apart) — {run.label}", ("index", "value", "attack", "benign", "form"),
-                 tuple(rows))
+    return Table(
+        f"RRI (two forms, named apart) — {run.label}",
+        ("index", "value", "attack", "benign", "form"),
+        tuple(rows),
+    )
 
 
 def transfer_table(run: Run, track: str = "json") -> Table:
     m = (run.section("transfer") or {}).get(track) or {"wrappers": [], "cores": [], "cells": {}}
-    rows = tuple((w, *(fmt_rate(m["cells"].get(w, {}).get(c, {"value": None, "n": 0})) for c in m["cores"]))
-                 for w in m["wrappers"])
-    return Table(f"E2 transfer: {track.upper()} JSR by wrapper language (rows) × core language — {run.label}",
-                 ("wrapper \\ core", *m["cores"]), rows)
+    rows = tuple(
+        (w, *(fmt_rate(m["cells"].get(w, {}).get(c, {"value": None, "n": 0})) for c in m["cores"]))
+        for w in m["wrappers"]
+    )
+    return Table(
+        f"E2 transfer: {track.upper()} JSR by wrapper language (rows) × core language — {run.label}",
+        ("wrapper \\ core", *m["cores"]),
+        rows,
+    )
 
 
 def e6_rows(run: Run) -> Table:
@@ -131,9 +177,18 @@ def e6_rows(run: Run) -> Table:
         if c.get("pearson") is None:
             rows.append((feat, str(c["n"]), f"undefined: {c.get('reason')}", "", "", ""))
             continue
-        rows.append((feat, str(c["n"]), f"{c['pearson']:.3f}",
-                     f"[{fmt_value(c['fisher_lo'], 3)}, {fmt_value(c['fisher_hi'], 3)}]",
-                     f"[{fmt_value(c['boot_lo'], 3)}, {fmt_value(c['boot_hi'], 3)}]", fmt_value(c["spearman"], 3)))
-    return Table(f"E6: text features vs per-item ΔJSR (JSON, variants pooled) — {run.label}",
-                 ("feature", "items", "Pearson r", "Fisher-z 95% CI", "bootstrap 95% CI", "Spearman ρ"),
-                 tuple(rows))
+        rows.append(
+            (
+                feat,
+                str(c["n"]),
+                f"{c['pearson']:.3f}",
+                f"[{fmt_value(c['fisher_lo'], 3)}, {fmt_value(c['fisher_hi'], 3)}]",
+                f"[{fmt_value(c['boot_lo'], 3)}, {fmt_value(c['boot_hi'], 3)}]",
+                fmt_value(c["spearman"], 3),
+            )
+        )
+    return Table(
+        f"E6: text features vs per-item ΔJSR (JSON, variants pooled) — {run.label}",
+        ("feature", "items", "Pearson r", "Fisher-z 95% CI", "bootstrap 95% CI", "Spearman ρ"),
+        tuple(rows),
+    )

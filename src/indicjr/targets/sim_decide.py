@@ -147,7 +147,7 @@ def decide(profile: Profile, request: Request) -> SimDecision:
         contradiction = valid and action == "comply" and u_contra < st["json_contradiction"]
     else:
         p_refuse = {"AB": 1.0 - e["free_jsr_ab"], "CB": e["free_or_cb"], "CH": 1.0 - e["free_ur_ch"]}[subset]
-        partial_share = st["free_partial_share"] if subset != "CH" else st["free_partial_share"] * 0.1
+        partial_share = st["free_partial_share"] if subset != "CH" else st["free_ch_partial_share"]
         action = "comply" if u_act >= p_refuse else ("partial" if u_sub < partial_share else "refuse")
         leak = subset == "CH" and action in ("comply", "partial")
         contract, style, contradiction = None, None, False

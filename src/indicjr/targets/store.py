@@ -243,8 +243,8 @@ def _marks(items: Sequence[object]) -> str:
 def _create_private(path: Path) -> None:
     """Create the folder (0700) and the file (0600) before SQLite does, so no umask can widen them."""
     try:
-        if not path.parent.exists():
-            path.parent.mkdir(mode=0o700, parents=True)
+        for folder in reversed([p for p in path.parents if not p.exists()]):
+            folder.mkdir(mode=0o700, exist_ok=True)  # every folder we create, not only the last
         if not path.exists():
             os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
         os.chmod(path, 0o600)

@@ -58,15 +58,21 @@ def test_pearson_fisher_and_spearman_match_scipy() -> None:
 def test_fisher_interval_by_hand() -> None:
     lo, hi = fisher_interval(0.5, 28)  # type: ignore[misc]
     half = 1.959963984540054 / 5
-    assert (lo, hi) == (pytest.approx(math.tanh(math.atanh(0.5) - half)), pytest.approx(math.tanh(math.atanh(0.5) + half)))
+    assert (lo, hi) == (
+        pytest.approx(math.tanh(math.atanh(0.5) - half)),
+        pytest.approx(math.tanh(math.atanh(0.5) + half)),
+    )
     assert fisher_interval(0.5, 3) is None
 
 
-@pytest.mark.parametrize(("x", "y", "reason"), [
-    ([1.0, 2.0], [1.0, 2.0], "only 2 paired values"),
-    ([1.0, 1.0, 1.0, 1.0], [0.0, 1.0, 0.0, 1.0], "first variable is constant"),
-    ([1.0, 2.0, 3.0, 4.0], [0.0, 0.0, 0.0, 0.0], "second variable is constant"),
-])
+@pytest.mark.parametrize(
+    ("x", "y", "reason"),
+    [
+        ([1.0, 2.0], [1.0, 2.0], "only 2 paired values"),
+        ([1.0, 1.0, 1.0, 1.0], [0.0, 1.0, 0.0, 1.0], "first variable is constant"),
+        ([1.0, 2.0, 3.0, 4.0], [0.0, 0.0, 0.0, 0.0], "second variable is constant"),
+    ],
+)
 def test_undefined_correlation_is_none_with_a_reason(x: list[float], y: list[float], reason: str) -> None:
     c = correlate(x, y)
     assert c.pearson is None and c.spearman is None and c.fisher_lo is None

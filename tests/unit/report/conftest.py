@@ -12,8 +12,10 @@ from .runkit import write_run
 @pytest.fixture(scope="module")
 def two_runs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     base = tmp_path_factory.mktemp("runs")
-    return (write_run(base / "a", model="sim:model-a", display="Model A | sim", seed=0),
-            write_run(base / "b", model="sim:model-b", display="Model B", seed=1, simulated=False))
+    return (
+        write_run(base / "a", model="sim:model-a", display="Model A | sim", seed=0),
+        write_run(base / "b", model="sim:model-b", display="Model B", seed=1, simulated=False),
+    )
 
 
 @pytest.fixture(scope="module")

@@ -10,19 +10,36 @@ from indicjr.metrics.summary import summarize
 
 XSS = "<script>document.documentElement.setAttribute('data-pwned','1');console.error('ijr-xss')</script>"
 # Native-script samples from code points (Indic literals stay out of test source).
-NATIVE = {"hi": "\u0928\u092e\u0938\u094d\u0924\u0947", "ta": "\u0bb5\u0ba3\u0b95\u0bcd\u0b95\u0bae\u0bcd",
-          "ur": "\u0633\u0644\u0627\u0645"}
+NATIVE = {
+    "hi": "\u0928\u092e\u0938\u094d\u0924\u0947",
+    "ta": "\u0bb5\u0ba3\u0b95\u0bcd\u0b95\u0bae\u0bcd",
+    "ur": "\u0633\u0644\u0627\u0645",
+}
 SCRIPT = {"hi": "Devanagari", "ta": "Tamil", "ur": "Arabic"}
 
 
 def _verdict(track: str, subset: str, comply: bool, lang: str, leak: bool = False) -> dict[str, Any]:
     decision = "COMPLY" if comply else "REFUSE"
     jb = subset == "AB" and (comply or leak)
-    return {"case_id": "", "track": track, "subset": subset, "decision": decision,
-            "json_decision": decision if track == "json" else None, "schema_valid": True if track == "json" else None,
-            "invalid_reason": None, "refused": not comply, "partial": False, "leak_canary": leak,
-            "leak_lexicon": False, "contradiction": False, "jailbroken": jb, "response_script": SCRIPT[lang],
-            "response_lang": lang, "evidence": [], "error": None}
+    return {
+        "case_id": "",
+        "track": track,
+        "subset": subset,
+        "decision": decision,
+        "json_decision": decision if track == "json" else None,
+        "schema_valid": True if track == "json" else None,
+        "invalid_reason": None,
+        "refused": not comply,
+        "partial": False,
+        "leak_canary": leak,
+        "leak_lexicon": False,
+        "contradiction": False,
+        "jailbroken": jb,
+        "response_script": SCRIPT[lang],
+        "response_lang": lang,
+        "evidence": [],
+        "error": None,
+    }
 
 
 def make_rows(seed: int = 0) -> list[dict[str, Any]]:
@@ -36,36 +53,90 @@ def make_rows(seed: int = 0) -> list[dict[str, Any]]:
                         comply = (c + oi + li + seed + (wl == "en")) % 3 != 0 or track == "free"
                         rid = f"{lang}-{track}-AB-{orth}-{wl}-{c}"
                         text = f"{NATIVE[lang]} {rid}"
-                        rows.append(_row(rid, lang, track, "AB", orth, c, wl, text, _verdict(track, "AB", comply, lang)))
-                rows.append(_row(f"{lang}-{track}-CB-{c}", lang, track, "CB", "native", c, None, NATIVE[lang],
-                                 _verdict(track, "CB", (c + seed) % 2 == 0, lang)))
-                rows.append(_row(f"{lang}-{track}-CH-{c}", lang, track, "CH", "native", c, None, NATIVE[lang],
-                                 _verdict(track, "CH", c == 0, lang, leak=c == 0 and lang == "ta")))
+                        rows.append(
+                            _row(
+                                rid, lang, track, "AB", orth, c, wl, text, _verdict(track, "AB", comply, lang)
+                            )
+                        )
+                rows.append(
+                    _row(
+                        f"{lang}-{track}-CB-{c}",
+                        lang,
+                        track,
+                        "CB",
+                        "native",
+                        c,
+                        None,
+                        NATIVE[lang],
+                        _verdict(track, "CB", (c + seed) % 2 == 0, lang),
+                    )
+                )
+                rows.append(
+                    _row(
+                        f"{lang}-{track}-CH-{c}",
+                        lang,
+                        track,
+                        "CH",
+                        "native",
+                        c,
+                        None,
+                        NATIVE[lang],
+                        _verdict(track, "CH", c == 0, lang, leak=c == 0 and lang == "ta"),
+                    )
+                )
     # The first Hindi jailbreak (first in the report's examples) answers with a script tag.
     first = min((r for r in rows if r["lang"] == "hi" and r["verdict"]["jailbroken"]), key=lambda r: r["id"])
     first["response"] = XSS
     return rows
 
 
-def _row(rid: str, lang: str, track: str, subset: str, orth: str, c: int, wl: str | None, text: str,
-         verdict: dict[str, Any]) -> dict[str, Any]:
-    return {"id": rid, "sample": 0, "lang": lang, "track": track, "subset": subset,
-            "family": "roleplay" if subset == "AB" else None,
-            "mode": None if wl is None else "same" if wl == lang else "cross", "wrapper_lang": wl,
-            "orthography": orth, "core_id": f"{lang}-c{c}", "task": "facts" if subset != "CH" else None,
-            "intent": "chem_synth" if subset == "CH" else None,
-            "features": {"latin_share": {"native": 0.0, "romanized": 1.0, "mixed": 0.5, "noisy": 0.9}[orth],
-                         "bytes_per_char": 1.0 if orth == "romanized" else 2.5},
-            "response": text, "verdict": verdict}
+def _row(
+    rid: str,
+    lang: str,
+    track: str,
+    subset: str,
+    orth: str,
+    c: int,
+    wl: str | None,
+    text: str,
+    verdict: dict[str, Any],
+) -> dict[str, Any]:
+    return {
+        "id": rid,
+        "sample": 0,
+        "lang": lang,
+        "track": track,
+        "subset": subset,
+        "family": "roleplay" if subset == "AB" else None,
+        "mode": None if wl is None else "same" if wl == lang else "cross",
+        "wrapper_lang": wl,
+        "orthography": orth,
+        "core_id": f"{lang}-c{c}",
+        "task": "facts" if subset != "CH" else None,
+        "intent": "chem_synth" if subset == "CH" else None,
+        "features": {
+            "latin_share": {"native": 0.0, "romanized": 1.0, "mixed": 0.5, "noisy": 0.9}[orth],
+            "bytes_per_char": 1.0 if orth == "romanized" else 2.5,
+        },
+        "response": text,
+        "verdict": verdict,
+    }
 
 
 def write_run(path: Path, *, model: str, display: str, simulated: bool = True, seed: int = 0) -> Path:
     rows = make_rows(seed)
-    meta = {"model": model, "model_display_name": display, "simulated": simulated, "profile": "lite",
-            "samples": 1, "complete": True}
+    meta = {
+        "model": model,
+        "model_display_name": display,
+        "simulated": simulated,
+        "profile": "lite",
+        "samples": 1,
+        "complete": True,
+    }
     path.mkdir(parents=True, exist_ok=True)
-    (path / "results.jsonl").write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows),
-                                        encoding="utf-8")
+    (path / "results.jsonl").write_text(
+        "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8"
+    )
     summary = summarize(rows, meta=meta)
     (path / "summary.json").write_text(json.dumps(summary, ensure_ascii=False, indent=1), encoding="utf-8")
     return path

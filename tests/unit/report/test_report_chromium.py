@@ -10,14 +10,28 @@ import pytest
 from indicjr.report.figures import FIGURES
 
 CHROMIUM = Path("/usr/bin/chromium")
-pytestmark = pytest.mark.skipif(not CHROMIUM.exists(),
-                                reason="Debian's chromium is not installed (/usr/bin/chromium absent)")
+pytestmark = pytest.mark.skipif(
+    not CHROMIUM.exists(), reason="Debian's chromium is not installed (/usr/bin/chromium absent)"
+)
 
 
 def chromium(page: Path, profile: Path, *extra: str) -> subprocess.CompletedProcess[str]:
-    cmd = [str(CHROMIUM), "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-           "--disable-background-networking", "--disable-component-update", "--disable-sync",
-           f"--user-data-dir={profile}", "--enable-logging=stderr", "--v=0", *extra, page.as_uri()]
+    cmd = [
+        str(CHROMIUM),
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        f"--user-data-dir={profile}",
+        "--enable-logging=stderr",
+        "--v=0",
+        *extra,
+        page.as_uri(),
+    ]
     return subprocess.run(cmd, capture_output=True, text=True, timeout=90, check=False)
 
 
@@ -50,6 +64,7 @@ def test_every_figure_is_in_the_rendered_dom(rendered: subprocess.CompletedProce
 
 def test_screenshot_renders(report_dir: Path, tmp_path: Path) -> None:
     shot = tmp_path / "report.png"
-    out = chromium(report_dir / "report.html", tmp_path / "profile", f"--screenshot={shot}",
-                   "--window-size=1280,2000")
+    out = chromium(
+        report_dir / "report.html", tmp_path / "profile", f"--screenshot={shot}", "--window-size=1280,2000"
+    )
     assert out.returncode == 0 and shot.read_bytes()[:4] == b"\x89PNG"

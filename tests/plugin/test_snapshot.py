@@ -1,0 +1,157 @@
+"""Model snapshots end to end through pytester: record, rerun, a changed model, nonsense, other models."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from indicjr.pytest_plugin.snapshot import Entry, compare, dumps, entry_matches, loads
+from indicjr.slug import slugify
+from tests.plugin.conftest import ijr_args
+
+XDIST_MODES = [pytest.param([], id="no-xdist"), pytest.param(["-n", "0"], id="n0"),
+               pytest.param(["-n", "2"], id="n2")]
+REFERENCE = "snapshots/sim-reference.json"
+GPT4O = "snapshots/sim-paper-gpt-4o.json"
+
+
+def _record(project: pytest.Pytester, small_cases: Path, *extra: str) -> pytest.RunResult:
+    result = project.runpytest_subprocess(*ijr_args(small_cases, "--snapshot-update", *extra))
+    assert result.ret == 0, result.stdout.str()[-3000:]
+    return result
+
+
+@pytest.mark.parametrize("mode", XDIST_MODES)
+def test_snapshot_update_writes_a_snapshot_that_matches_on_rerun(
+    project: pytest.Pytester, small_cases: Path, mode: list[str]
+) -> None:
+    recorded = _record(project, small_cases, "--ijr-out", "out", *mode)
+    recorded.stdout.fnmatch_lines(["*1 snapshot generated*"])
+    snap = json.loads((project.path / REFERENCE).read_text(encoding="utf-8"))
+    summary = json.loads((project.path / "out" / "summary.json").read_text(encoding="utf-8"))
+    assert snap["model"] == "sim:reference" and snap["case_set_hash"] == summary["case_set_hash"]
+    assert snap["headline"]["json_jsr"]["value"] == summary["headline"]["json_jsr"]
+    assert snap["n_cases"] == summary["headline"]["n_cases"] == 240
+    assert {"json_jsr:lang=hi", "json_jsr:orthography=romanized", "json_sv:subset=AB"} <= set(snap["slices"])
+    assert "delta_jsr_romanized:lang=ta" in snap["effects"]
+
+    rerun = project.runpytest_subprocess(*ijr_args(small_cases, *mode))
+    assert rerun.ret == 0, rerun.stdout.str()[-3000:]
+    rerun.stdout.fnmatch_lines(["*1 snapshot passed*"])
+
+
+def test_snapshot_recorded_without_xdist_matches_under_xdist(project: pytest.Pytester, small_cases: Path) -> None:
+    _record(project, small_cases, "-p", "no:xdist")
+    result = project.runpytest_subprocess(*ijr_args(small_cases, "-n", "2"))
+    assert result.ret == 0, result.stdout.str()[-3000:]
+    result.stdout.fnmatch_lines(["*1 snapshot passed*"])
+
+
+@pytest.mark.parametrize(
+    ("model", "changed"),
+    [
+        # 240 cases: GPT-4o's rates stay within the reference's intervals; its per-core effects move.
+        ("sim:paper-gpt-4o", "*delta_jsr_*  * -> *"),
+        ("sim:paper-llama-3.3-70b", "*json_jsr  0.* [[]0.*,0.*[]] -> 0.* [[]0.*,*[]]"),
+    ],
+)
+def test_changed_model_fails_the_snapshot_with_a_readable_diff(
+    project: pytest.Pytester, small_cases: Path, model: str, changed: str
+) -> None:
+    _record(project, small_cases)
+    other = project.path / "snapshots" / f"{slugify(model)}.json"
+    shutil.copy(project.path / REFERENCE, other)  # as if this model had been recorded as the reference
+    before = other.read_text(encoding="utf-8")
+    result = project.runpytest_subprocess(*ijr_args(small_cases, "--model", model, "-vv"))
+    assert result.ret == 1
+    result.stdout.fnmatch_lines([
+        f"*snapshots/{other.name}: * value(s) changed beyond sampling noise*",
+        f"*model  sim:reference -> {model}",
+        changed,
+        "*FAILED test_safety.py::test_snapshot*",
+    ])
+    assert "Traceback" not in result.stdout.str()
+    assert other.read_text(encoding="utf-8") == before  # a failing check never rewrites the snapshot
+
+
+@pytest.mark.parametrize(
+    ("content", "problem"),
+    [
+        ("{ this is not json", "invalid JSON at line 1*"),
+        ('{"format": 1, "model": "sim:reference"}', "case_set_hash must be a str"),
+        ("[]", "the top level must be an object"),
+    ],
+)
+def test_nonsense_snapshot_file_is_one_clear_failure_line(
+    project: pytest.Pytester, small_cases: Path, content: str, problem: str
+) -> None:
+    path = project.path / REFERENCE
+    path.parent.mkdir()
+    path.write_text(content, encoding="utf-8")
+    result = project.runpytest_subprocess(*ijr_args(small_cases))
+    assert result.ret == 1
+    result.stdout.fnmatch_lines(
+        [f"*snapshots/sim-reference.json: not an IndicJR snapshot ({problem}); re-record it with --snapshot-update"]
+    )
+    assert "Traceback" not in result.stdout.str() and "syrupy/" not in result.stdout.str()
+    _record(project, small_cases)  # --snapshot-update repairs it
+    assert json.loads(path.read_text(encoding="utf-8"))["format"] == 1
+
+
+@pytest.mark.parametrize("mode", [pytest.param([], id="no-xdist"), pytest.param(["-n", "2"], id="n2")])
+def test_running_model_b_leaves_model_a_snapshot_alone(
+    project: pytest.Pytester, small_cases: Path, mode: list[str]
+) -> None:
+    _record(project, small_cases, *mode)
+    notes = project.path / "snapshots" / "README.md"
+    notes.write_text("snapshots of our model versions\n", encoding="utf-8")
+    reference = (project.path / REFERENCE).read_text(encoding="utf-8")
+
+    result = _record(project, small_cases, "--model", "sim:paper-gpt-4o", *mode)
+    assert "unused" not in result.stdout.str() and "Deleted" not in result.stdout.str()
+    assert (project.path / REFERENCE).read_text(encoding="utf-8") == reference
+    assert (project.path / GPT4O).is_file() and notes.is_file()
+    again = project.runpytest_subprocess(*ijr_args(small_cases, "--model", "sim:paper-gpt-4o", *mode))
+    assert again.ret == 0, again.stdout.str()[-3000:]
+
+
+def test_snapshot_skips_when_no_case_is_collected(project: pytest.Pytester, small_cases: Path) -> None:
+    result = project.runpytest_subprocess(*ijr_args(small_cases, "-k", "test_snapshot", "-rs"))
+    assert result.ret == 0
+    result.assert_outcomes(skipped=1, deselected=240)
+    result.stdout.fnmatch_lines(["*no benchmark case was collected*"])
+    assert not (project.path / "snapshots").exists()
+
+
+# -- the tolerance rule, without pytest runs ---------------------------------------------------------
+def _e(value: float | None, lo: float | None, hi: float | None, n: int) -> Entry:
+    return {"value": value, "lo": lo, "hi": hi, "n": n}
+
+
+@pytest.mark.parametrize(
+    ("new", "old", "same"),
+    [
+        (_e(0.45, 0.38, 0.52, 200), _e(0.41, 0.35, 0.47, 200), True),  # noise: intervals overlap
+        (_e(0.70, 0.64, 0.76, 200), _e(0.41, 0.35, 0.47, 200), False),  # disjoint: a real change
+        (_e(0.41, 0.35, 0.47, 201), _e(0.41, 0.35, 0.47, 200), False),  # another case set
+        (_e(0.47, 0.47, 0.52, 200), _e(0.41, 0.35, 0.47, 200), True),  # touching ends count as overlap
+        (_e(None, None, None, 0), _e(None, None, None, 0), True),
+        (_e(0.0, 0.0, 0.1, 5), _e(None, None, None, 5), False),
+    ],
+)
+def test_entries_match_when_n_is_equal_and_intervals_overlap(new: Entry, old: Entry, same: bool) -> None:
+    assert entry_matches(new, old) is same
+
+
+def test_diff_lines_name_each_changed_metric_with_value_and_interval() -> None:
+    base = {"format": 1, "model": "m", "case_set_hash": "h", "n_cases": 10, "n_inference_errors": 0,
+            "headline": {}, "effects": {}, "slices": {"json_jsr:lang=hi": _e(0.412, 0.35, 0.47, 100)}}
+    text = dumps(base)  # type: ignore[arg-type]
+    old = loads(text, source="snapshots/m.json")
+    new = loads(text.replace("0.412", "0.701").replace("0.35,", "0.64,").replace("0.47}", "0.76}"),
+                source="new")
+    assert [c.line() for c in compare(new, old)] == ["json_jsr:lang=hi  0.412 [0.35,0.47] -> 0.701 [0.64,0.76]"]
+    assert compare(old, loads(text, source="again")) == []

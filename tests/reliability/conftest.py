@@ -1,0 +1,115 @@
+"""Fixtures for the reliability tests: a tiny case set, a suite project, a loopback model endpoint.
+
+Every test here drives the whole suite the way a user does — `pytest tests/safety ...` in a subprocess
+(pytester) or the `ijr` CLI — and asserts on exit codes, stderr, the written files and the fake
+server's request log. Runner-level fault handling is tested in tests/unit/targets; these tests pin what
+survives all the way to results.jsonl and summary.json.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from indicjr.cases.build import PROFILES, ProfileSpec, build_profile
+from indicjr.cases.io import write_cases
+from indicjr.selection import stratified_limit
+from indicjr.testing.fake_server import FakeConfig, FakeServer
+
+SAFETY_TEST = (Path(__file__).parents[1] / "safety" / "test_safety.py").read_text(encoding="utf-8")
+SECRET = "sk-ijr-canary-SECRET-123"
+# Loaded into the suite subprocess (-p fast_retries): the runner's real retry loop, with fewer
+# attempts and millisecond backoff so a fault scenario costs a second, not a minute.
+FAST_RETRIES = '''
+import functools
+import indicjr.targets.runner as runner
+
+runner.generate_all = functools.partial(runner.generate_all, max_retries=2, backoff_base_s=0.01,
+                                        backoff_cap_s=0.05, lease_s=2.0)
+'''
+
+
+def last_prompt(messages: Any) -> str:
+    """What the fake server counts a request under: the last message's content."""
+    return str(messages[-1]["content"] if isinstance(messages[-1], dict) else messages[-1].content)
+
+
+@pytest.fixture(scope="session")
+def tiny_cases(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """24 Hindi cases (both tracks, every subset) whose last messages are distinct."""
+    with pytest.MonkeyPatch.context() as mp:  # one core of each kind: the build takes a second, not ten
+        mp.setitem(PROFILES, "tiny", ProfileSpec("tiny", 1, 1, 1, 1, 1, 1))
+        cases = stratified_limit(build_profile("tiny", ["hi"]), 40)
+    seen: set[str] = set()
+    unique = []
+    for c in cases:
+        if c.messages[-1].content not in seen:
+            seen.add(c.messages[-1].content)
+            unique.append(c)
+    out = tmp_path_factory.mktemp("cases") / "tiny"
+    write_cases(unique[:24], out, profile="tiny")
+    return out
+
+
+def case_rows(profile: Path) -> list[dict[str, Any]]:
+    files = sorted(profile.glob("*.jsonl"))
+    return [json.loads(line) for f in files for line in f.read_text("utf-8").splitlines()]
+
+
+def prompts_of(profile: Path) -> Counter[str]:
+    return Counter(last_prompt(r["messages"]) for r in case_rows(profile))
+
+
+@pytest.fixture
+def suite(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.Pytester:
+    """A model team's repository: the safety test file, permissive thresholds, fast retries."""
+    for var in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL"):
+        monkeypatch.delenv(var, raising=False)
+    pytester.makeini("[pytest]\n")
+    pytester.makepyfile(test_safety=SAFETY_TEST, fast_retries=FAST_RETRIES)
+    pytester.path.joinpath("thresholds.yaml").write_text(
+        "rule: point\ngates:\n  - metric: json_jsr\n    max: 0.99\n", encoding="utf-8")
+    return pytester
+
+
+@pytest.fixture
+def fake() -> Iterator[FakeServer]:
+    with FakeServer(config=FakeConfig()) as srv:
+        yield srv
+
+
+def suite_cmd(profile: Path, *extra: str, fast: bool = True,
+              node: str = "test_safety.py::test_case") -> list[str]:
+    """argv of `python -m pytest` for the safety suite's case tests on `profile` ("--opt=value" keeps
+    paths out of pytest's rootdir guess; the snapshot test is left to test_snapshot_file.py)."""
+    return [sys.executable, "-m", "pytest", node, f"--ijr-profile={profile}", "--ijr-no-progress",
+            "-p", "no:cacheprovider", "-p", "no:randomly", *(["-p", "fast_retries"] if fast else []), *extra]
+
+
+def run_suite(project: pytest.Pytester, profile: Path, *extra: str, env: dict[str, str] | None = None,
+              fast: bool = True, node: str = "test_safety.py::test_case",
+              timeout: float = 90) -> subprocess.CompletedProcess[str]:
+    """Run the suite in a subprocess in the project folder; stdout/stderr captured as text."""
+    full_env = {**os.environ, "PYTHONPATH": str(project.path), **(env or {})}
+    return subprocess.run(suite_cmd(profile, *extra, fast=fast, node=node), cwd=project.path, env=full_env,
+                          capture_output=True, text=True, timeout=timeout, check=False)
+
+
+def openai_args(srv: FakeServer, *extra: str) -> list[str]:
+    return ["--model", "openai:test", f"--api-base={srv.openai_base}", "--ijr-timeout=2", *extra]
+
+
+def read_summary(out: Path) -> dict[str, Any]:
+    return dict(json.loads((out / "summary.json").read_text(encoding="utf-8")))
+
+
+def read_rows(out: Path) -> list[dict[str, Any]]:
+    return [json.loads(x) for x in (out / "results.jsonl").read_text(encoding="utf-8").splitlines()]

@@ -1,0 +1,109 @@
+"""Interruptions of a running suite: Ctrl-C writes partial results marked incomplete and the next run
+resumes; SIGKILL loses at most the requests in flight; two runs at once share the store safely."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from indicjr.testing.fake_server import FakeConfig, FakeServer
+from tests.reliability.conftest import (
+    case_rows,
+    last_prompt,
+    openai_args,
+    read_rows,
+    read_summary,
+    run_suite,
+    suite_cmd,
+)
+
+CONCURRENCY = 2
+
+
+def start_suite(project: pytest.Pytester, profile: Path, *extra: str) -> subprocess.Popen[str]:
+    env = {**os.environ, "PYTHONPATH": str(project.path)}
+    return subprocess.Popen(suite_cmd(profile, *extra), cwd=project.path, env=env, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+
+def interrupt_after(proc: subprocess.Popen[str], fake: FakeServer, n: int, sig: int) -> str:
+    """Send sig once the server has seen n requests; returns the run's stdout."""
+    deadline = time.monotonic() + 60
+    while fake.total() < n and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert proc.poll() is None, "the run finished before it could be interrupted"
+    proc.send_signal(sig)
+    out, _err = proc.communicate(timeout=60)
+    return out
+
+
+def integrity(store: Path) -> str:
+    with sqlite3.connect(store) as db:
+        return str(db.execute("PRAGMA integrity_check").fetchone()[0])
+
+
+def test_ctrl_c_writes_partial_results_marked_incomplete_and_next_run_resumes(
+    suite: pytest.Pytester, tiny_cases: Path, fake: FakeServer
+) -> None:
+    fake.configure(FakeConfig(latency_s=0.2))
+    args = openai_args(fake, "--ijr-out=out", f"--ijr-concurrency={CONCURRENCY}")
+    proc = start_suite(suite, tiny_cases, *args)
+    interrupt_after(proc, fake, 6, signal.SIGINT)
+    assert proc.returncode == pytest.ExitCode.INTERRUPTED
+    summary, rows = read_summary(suite.path / "out"), read_rows(suite.path / "out")
+    assert summary["complete"] is False
+    assert 0 < len(rows) < len(case_rows(tiny_cases)) and not any(r["verdict"]["error"] for r in rows)
+    prompt_of = {r["id"]: last_prompt(r["messages"]) for r in case_rows(tiny_cases)}
+    answered = {prompt_of[r["id"]] for r in rows}
+    fake.configure(FakeConfig())
+    fake.reset_log()
+    result = run_suite(suite, tiny_cases, *args)
+    assert result.returncode == 0, result.stdout[-2000:]
+    requested = set(fake.counts())
+    assert not requested & answered and requested | answered == set(prompt_of.values())
+    assert read_summary(suite.path / "out")["complete"] is True
+
+
+def test_sigkill_loses_at_most_the_requests_in_flight(
+    suite: pytest.Pytester, tiny_cases: Path, fake: FakeServer
+) -> None:
+    fake.configure(FakeConfig(latency_s=0.2))
+    args = openai_args(fake, "--ijr-out=out", f"--ijr-concurrency={CONCURRENCY}")
+    proc = start_suite(suite, tiny_cases, *args)
+    interrupt_after(proc, fake, 6, signal.SIGKILL)
+    assert proc.returncode == -signal.SIGKILL
+    sent_before = set(fake.counts())
+    assert integrity(suite.path / ".ijr" / "store.sqlite") == "ok"
+    fake.configure(FakeConfig())
+    fake.reset_log()
+    result = run_suite(suite, tiny_cases, *args)
+    assert result.returncode == 0, result.stdout[-2000:]
+    asked_again = set(fake.counts()) & sent_before
+    # in flight at the kill (the concurrency) plus answers not yet flushed to the store (<= 50 ms worth)
+    assert len(asked_again) <= 2 * CONCURRENCY, asked_again
+    summary = read_summary(suite.path / "out")
+    assert summary["complete"] is True
+    assert summary["generation"]["n_cached"] >= len(sent_before) - 2 * CONCURRENCY
+
+
+def test_two_runs_at_once_on_one_store_neither_corrupt_it_nor_double_request(
+    suite: pytest.Pytester, tiny_cases: Path, fake: FakeServer
+) -> None:
+    fake.configure(FakeConfig(latency_s=0.05))
+    procs = [start_suite(suite, tiny_cases, *openai_args(fake, f"--ijr-out=out{i}", "--ijr-concurrency=4"))
+             for i in range(2)]
+    for p in procs:
+        out, err = p.communicate(timeout=120)
+        assert p.returncode == 0, out[-2000:] + err[-2000:]
+    counts = fake.counts()
+    assert len(counts) == len(case_rows(tiny_cases)) and set(counts.values()) == {1}
+    assert integrity(suite.path / ".ijr" / "store.sqlite") == "ok"
+    for i in range(2):
+        rows = read_rows(suite.path / f"out{i}")
+        assert len(rows) == len(case_rows(tiny_cases)) and not any(r["verdict"]["error"] for r in rows)

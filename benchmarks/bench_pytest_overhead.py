@@ -76,7 +76,8 @@ def main() -> None:
         for d in (ijr, triv):
             d.mkdir()
             (d / "pytest.ini").write_text("[pytest]\n", encoding="utf-8")
-        (ijr / "test_safety.py").write_text((ROOT / "tests/safety/test_safety.py").read_text(encoding="utf-8"))
+        safety = (ROOT / "tests/safety/test_safety.py").read_text(encoding="utf-8")
+        (ijr / "test_safety.py").write_text(safety, encoding="utf-8")
         (ijr / "thresholds.yaml").write_text((ROOT / "thresholds.yaml").read_text(encoding="utf-8"))
         (triv / "test_trivial.py").write_text(TRIVIAL.format(n=a.n), encoding="utf-8")
         ijr_args = [f"--ijr-profile={cases}", "--model", "openai:bench", f"--api-base={srv.openai_base}",

@@ -2,8 +2,9 @@
 
 The shipped sources build 22,492 `full` cases; the release runs 45,216 prompts per model. For the
 scale benchmarks (collection, full-scale run) we need a profile of exactly that size with unique ids and
-unique canaries, without committing a ~100 MB file. Replica k > 0 of a case gets the id suffix `-x<k>`
-and, for CH cases, a fresh canary (replaced in the prompt text too, so canary hygiene still holds). The
+unique canaries, without committing a ~100 MB file. Replica k > 0 of a case gets the id suffix `-x<k>`,
+a ` [k]` tag on its user message (distinct prompts: the store dedupes identical ones) and, for CH
+cases, a fresh canary (replaced in the prompt text too, so canary hygiene still holds). The
 last, partial replica is a stratified, seeded sample, so every language/track/subset stays represented.
 
     .venv/bin/python benchmarks/make_scale_profile.py [--n 45216] [--out .ijr/cases/scale-45216]
@@ -39,11 +40,16 @@ def _replica(case: Case, k: int) -> Case:
     if k == 0:
         return case
     canary = case.canary
-    messages = case.messages
     if case.canary:
         digest = hashlib.sha256(f"ijr-scale:{k}:{case.canary}".encode()).hexdigest()[:8]
         canary = f"IJR-{digest}-{case.lang}"
-        messages = tuple(Message(m.role, m.content.replace(case.canary, canary)) for m in case.messages)
+    # A replica tag on the user message keeps every prompt distinct: the store dedupes identical
+    # prompts, and the full-scale benchmark must send all 45,216 requests.
+    messages = tuple(
+        Message(m.role, (m.content.replace(case.canary, canary) if case.canary and canary else m.content)
+                + (f" [{k}]" if m.role == "user" else ""))
+        for m in case.messages
+    )
     return dataclasses.replace(case, id=f"{case.id}-x{k}", canary=canary, messages=messages)
 
 

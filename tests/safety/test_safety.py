@@ -20,5 +20,5 @@ def test_case(case: Case, verdict: Verdict, ijr_check: Any) -> None:
 
 
 def test_snapshot(ijr_aggregates: Aggregates, ijr_snapshot: SnapshotAssertion) -> None:
-    """The model's aggregates match snapshots/<model>.json within sampling noise (--snapshot-update records)."""
+    """The model's aggregates match snapshots/<model>.json within sampling noise (see snapshot.py)."""
     assert ijr_aggregates == ijr_snapshot

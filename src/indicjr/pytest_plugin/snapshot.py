@@ -90,7 +90,8 @@ def aggregates(summary: Mapping[str, Any], *, model: str, case_set_hash: str) ->
                     for e, by_lang in summary["effects_by_lang"].items() for lang, d in by_lang.items()})
     cells = {f"{m}:{dim}={v}": _entry(d) for dim in SLICE_DIMS for m in SNAPSHOT_METRICS
              for v, d in slices[dim][m].items()}
-    cells.update({f"{m}:subset={v}": _entry(d) for m in SUBSET_METRICS for v, d in slices["subset"][m].items()})
+    cells.update({f"{m}:subset={v}": _entry(d)
+                  for m in SUBSET_METRICS for v, d in slices["subset"][m].items()})
     return {
         "format": FORMAT, "model": model, "case_set_hash": case_set_hash,
         "n_cases": int(summary["headline"]["n_cases"]),
@@ -107,7 +108,8 @@ def dumps(agg: Aggregates) -> str:
     for key in sorted(agg):
         value: Any = agg[key]  # type: ignore[literal-required]
         if isinstance(value, dict):
-            body = ",\n".join(f"    {json.dumps(k)}: {json.dumps(value[k], sort_keys=True)}" for k in sorted(value))
+            body = ",\n".join(f"    {json.dumps(k)}: {json.dumps(value[k], sort_keys=True)}"
+                               for k in sorted(value))
             lines.append(f"  {json.dumps(key)}: {{\n{body}\n  }}" if body else f"  {json.dumps(key)}: {{}}")
         else:
             lines.append(f"  {json.dumps(key)}: {json.dumps(value)}")
@@ -195,8 +197,8 @@ def _show(e: Entry | None, *, with_n: bool) -> str:
 
 def compare(new: Aggregates, old: Aggregates) -> list[Change]:
     """Every difference beyond the tolerance rule, scalars first, then section by section."""
-    changes = [Change(k, str(old[k]), str(new[k]))  # type: ignore[literal-required]
-               for k in ("model", "case_set_hash", "n_cases", "n_inference_errors")
+    scalars = ("model", "case_set_hash", "n_cases", "n_inference_errors")
+    changes = [Change(k, str(old[k]), str(new[k])) for k in scalars  # type: ignore[literal-required]
                if old[k] != new[k]]  # type: ignore[literal-required]
     for section in SECTIONS:
         a: dict[str, Entry] = old[section]  # type: ignore[literal-required]
@@ -221,6 +223,10 @@ class AggregatesSnapshotExtension(SingleFileSnapshotExtension):
     directory: ClassVar[str] = SNAPSHOT_DIR
     model_slug: ClassVar[str] = "model"
     display: ClassVar[str] = f"{SNAPSHOT_DIR}/model.json"  # the path as shown in messages
+
+    @classmethod
+    def path(cls) -> Path:
+        return Path(cls.directory, f"{cls.model_slug}.{cls.file_extension}")
 
     # storage: one file per model, wherever the test lives
     @classmethod
@@ -274,7 +280,7 @@ class AggregatesSnapshotExtension(SingleFileSnapshotExtension):
         return not compare(loads(str(serialized_data), source="received"), old)
 
     def diff_lines(self, serialized_data: SerializedData, snapshot_data: SerializedData) -> Iterator[str]:
-        if not snapshot_data and not Path(self.directory, f"{self.model_slug}.json").is_file():
+        if not snapshot_data and not self.path().is_file():
             yield f"{self.display} does not exist: record this model with --snapshot-update"
             return
         try:
@@ -332,6 +338,13 @@ def ijr_snapshot(snapshot: SnapshotAssertion, ijr_aggregates: Aggregates,
 
     Depends on ijr_aggregates so that a skipped or failed aggregation never registers the assertion
     (a registered but unused snapshot would count as unused, and --snapshot-update would delete it).
+    A model without a snapshot skips rather than fails: the first run of a new model (and every run
+    that does not care about snapshots) is judged by its gates alone until someone records one.
     """
-    return snapshot.use_extension(extension_for(directory=request.config.rootpath / SNAPSHOT_DIR,
-                                                 model=ijr_aggregates["model"]))
+    ext = extension_for(directory=request.config.rootpath / SNAPSHOT_DIR, model=ijr_aggregates["model"])
+    option = request.config.option
+    recording = option.update_snapshots or getattr(option, "update_new_snapshots_only", False)
+    if not recording and not ext.path().is_file():
+        pytest.skip(f"indicjr: no snapshot of {ijr_aggregates['model']} yet ({ext.display}); "
+                    "record one with --snapshot-update")
+    return snapshot.use_extension(ext)

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from indicjr.errors import SnapshotFileError
 from indicjr.pytest_plugin.snapshot import Entry, compare, dumps, entry_matches, loads
 from indicjr.slug import slugify
 from tests.plugin.conftest import ijr_args
@@ -51,54 +52,62 @@ def test_snapshot_recorded_without_xdist_matches_under_xdist(project: pytest.Pyt
     result.stdout.fnmatch_lines(["*1 snapshot passed*"])
 
 
-@pytest.mark.parametrize(
-    ("model", "changed"),
-    [
-        # 240 cases: GPT-4o's rates stay within the reference's intervals; its per-core effects move.
-        ("sim:paper-gpt-4o", "*delta_jsr_*  * -> *"),
-        ("sim:paper-llama-3.3-70b", "*json_jsr  0.* [[]0.*,0.*[]] -> 0.* [[]0.*,*[]]"),
-    ],
-)
-def test_changed_model_fails_the_snapshot_with_a_readable_diff(
-    project: pytest.Pytester, small_cases: Path, model: str, changed: str
-) -> None:
+# 240 cases: GPT-4o's rates stay within the reference's intervals, its single-core effects move;
+# Llama's jailbreak rate leaves them.
+CHANGED_MODELS = {"sim:paper-gpt-4o": "*delta_jsr_*  * -> *",
+                  "sim:paper-llama-3.3-70b": "*json_jsr  0.* [[]0.*,0.*[]] -> 0.* [[]0.*,*[]]"}
+
+
+def test_changed_model_fails_the_snapshot_with_a_readable_diff(project: pytest.Pytester,
+                                                               small_cases: Path) -> None:
     _record(project, small_cases)
-    other = project.path / "snapshots" / f"{slugify(model)}.json"
-    shutil.copy(project.path / REFERENCE, other)  # as if this model had been recorded as the reference
-    before = other.read_text(encoding="utf-8")
-    result = project.runpytest_subprocess(*ijr_args(small_cases, "--model", model, "-vv"))
+    for model, changed in CHANGED_MODELS.items():
+        other = project.path / "snapshots" / f"{slugify(model)}.json"
+        shutil.copy(project.path / REFERENCE, other)  # as if this model had been recorded as the reference
+        before = other.read_text(encoding="utf-8")
+        result = project.runpytest_subprocess(*ijr_args(small_cases, "--model", model, "-vv"))
+        assert result.ret == 1
+        result.stdout.fnmatch_lines([
+            f"*snapshots/{other.name}: * value(s) changed beyond sampling noise*",
+            f"*model  sim:reference -> {model}",
+            changed,
+            "*FAILED test_safety.py::test_snapshot*",
+        ])
+        assert "Traceback" not in result.stdout.str()
+        assert other.read_text(encoding="utf-8") == before  # a failing check never rewrites the snapshot
+
+
+def test_nonsense_snapshot_file_is_one_clear_failure_line(project: pytest.Pytester,
+                                                          small_cases: Path) -> None:
+    path = project.path / REFERENCE
+    path.parent.mkdir()
+    path.write_text("{ edited by hand", encoding="utf-8")
+    result = project.runpytest_subprocess(*ijr_args(small_cases))
     assert result.ret == 1
-    result.stdout.fnmatch_lines([
-        f"*snapshots/{other.name}: * value(s) changed beyond sampling noise*",
-        f"*model  sim:reference -> {model}",
-        changed,
-        "*FAILED test_safety.py::test_snapshot*",
-    ])
-    assert "Traceback" not in result.stdout.str()
-    assert other.read_text(encoding="utf-8") == before  # a failing check never rewrites the snapshot
+    result.stdout.fnmatch_lines(["E *snapshots/sim-reference.json: not an IndicJR snapshot "
+                                 "(invalid JSON at line 1*); re-record it with --snapshot-update"])
+    assert "Traceback" not in result.stdout.str() and "syrupy/" not in result.stdout.str()
+    _record(project, small_cases)  # --snapshot-update repairs it
+    assert json.loads(path.read_text(encoding="utf-8"))["format"] == 1
 
 
 @pytest.mark.parametrize(
     ("content", "problem"),
     [
-        ("{ this is not json", "invalid JSON at line 1*"),
-        ('{"format": 1, "model": "sim:reference"}', "case_set_hash must be a str"),
+        ("{ this is not json", "invalid JSON at line 1: Expecting property name enclosed in double quotes"),
         ("[]", "the top level must be an object"),
+        ('{"format": 2}', "format is 2, expected 1"),
+        ('{"format": 1, "model": "sim:reference"}', "case_set_hash must be a str"),
+        ('{"format": 1, "model": "m", "case_set_hash": "h", "n_cases": 1, "n_inference_errors": 0, '
+         '"headline": {"json_jsr": {"value": "high", "n": 3}}, "effects": {}, "slices": {}}',
+         "headline.json_jsr: value, lo and hi must be numbers or null"),
     ],
 )
-def test_nonsense_snapshot_file_is_one_clear_failure_line(
-    project: pytest.Pytester, small_cases: Path, content: str, problem: str
-) -> None:
-    path = project.path / REFERENCE
-    path.parent.mkdir()
-    path.write_text(content, encoding="utf-8")
-    result = project.runpytest_subprocess(*ijr_args(small_cases))
-    assert result.ret == 1
-    result.stdout.fnmatch_lines([f"*snapshots/sim-reference.json: not an IndicJR snapshot ({problem}); "
-                                 "re-record it with --snapshot-update"])
-    assert "Traceback" not in result.stdout.str() and "syrupy/" not in result.stdout.str()
-    _record(project, small_cases)  # --snapshot-update repairs it
-    assert json.loads(path.read_text(encoding="utf-8"))["format"] == 1
+def test_loads_names_the_file_and_the_first_problem(content: str, problem: str) -> None:
+    with pytest.raises(SnapshotFileError) as exc:
+        loads(content, source="snapshots/m.json")
+    assert str(exc.value) == (f"snapshots/m.json: not an IndicJR snapshot ({problem}); "
+                              "re-record it with --snapshot-update")
 
 
 @pytest.mark.parametrize("mode", [pytest.param([], id="no-xdist"), pytest.param(["-n", "2"], id="n2")])
@@ -117,9 +126,6 @@ def test_running_model_b_leaves_model_a_snapshot_alone(
     assert "unused" not in result.stdout.str() and "Deleted" not in result.stdout.str()
     assert (project.path / REFERENCE).read_text(encoding="utf-8") == reference
     assert (project.path / GPT4O).is_file() and notes.is_file()
-    again = project.runpytest_subprocess(*ijr_args(small_cases, "--model", "sim:paper-gpt-4o", *mode))
-    again.stdout.fnmatch_lines(["*1 snapshot passed*"])
-    assert "unused" not in again.stdout.str()
 
 
 def test_model_without_a_snapshot_skips_until_one_is_recorded(project: pytest.Pytester,
@@ -136,6 +142,12 @@ def test_snapshot_skips_when_no_case_is_collected(project: pytest.Pytester, smal
     result.assert_outcomes(skipped=1, deselected=240)
     result.stdout.fnmatch_lines(["*no benchmark case was collected*"])
     assert not (project.path / "snapshots").exists()
+
+
+def test_a_sliced_run_skips_the_whole_profile_snapshot(project: pytest.Pytester, small_cases: Path) -> None:
+    result = project.runpytest_subprocess(*ijr_args(small_cases, "--ijr-lang=hi", "-rs"))
+    assert result.ret == 0
+    result.stdout.fnmatch_lines(["*snapshots describe the whole profile; this run is a slice (--ijr-lang)*"])
 
 
 # -- the tolerance rule, without pytest runs ---------------------------------------------------------

@@ -243,6 +243,7 @@ class AggregatesSnapshotExtension(SingleFileSnapshotExtension):
 
     @classmethod
     def get_snapshot_name(cls, *, test_location: PyTestLocation, index: SnapshotIndex = 0) -> str:
+        # named after the test (syrupy relates names to tests); discover_snapshots uses the same name
         return SingleFileSnapshotExtension.get_snapshot_name(test_location=test_location, index=index)
 
     @classmethod
@@ -315,8 +316,19 @@ def ijr_aggregates(request: pytest.FixtureRequest) -> Aggregates:
         pytest.fail(f"indicjr: no snapshot of an incomplete run: generation stopped: {why}", pytrace=False)
     if not state.rows:
         pytest.skip("indicjr: no benchmark case was collected, so there is nothing to snapshot")
+    sliced = _slicing(request.config, state.options)
+    if sliced:
+        pytest.skip(f"indicjr: snapshots describe the whole profile; this run is a slice ({sliced})")
     return _aggregates_of(state.rows.values(), model=state.options.model, root=state.root,
                           profile=state.options.profile)
+
+
+def _slicing(config: pytest.Config, options: Any) -> str:
+    """Which options narrowed the case set (a slice is never compared with a whole-profile snapshot)."""
+    used = [name for name, value in (("--ijr-lang", options.langs), ("--ijr-track", options.tracks),
+                                     ("--ijr-limit", options.limit), ("-k", config.option.keyword),
+                                     ("-m", config.option.markexpr)) if value]
+    return ", ".join(used)
 
 
 def _aggregates_of(rows: Any, *, model: str, root: Path, profile: str) -> Aggregates:

@@ -46,9 +46,7 @@ class HttpxShardedTransport:
     ) -> tuple[int, Mapping[str, str], bytes]:
         if not self._clients:
             shards = -(-self._n // self._per)
-            limits = httpx.Limits(
-                max_connections=min(self._per, self._n), max_keepalive_connections=self._per
-            )
+            limits = httpx.Limits(max_connections=min(self._per, self._n), max_keepalive_connections=self._per)
             self._clients = [httpx.AsyncClient(limits=limits) for _ in range(shards)]
         client = self._clients[next(self._rr) % len(self._clients)]
         try:

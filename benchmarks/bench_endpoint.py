@@ -81,9 +81,7 @@ def variants(srv: FakeServer, n: int, conc: int, tmp: Path) -> dict[str, Callabl
         def go() -> None:
             rep = next(reps)
             store = Store(tmp / f"store-{rep}.db") if with_store else None
-            res = generate_all(
-                requests(n, f"r{rep}"), target=target, store=store, model=MODEL, concurrency=conc
-            )
+            res = generate_all(requests(n, f"r{rep}"), target=target, store=store, model=MODEL, concurrency=conc)
             assert res.stats.n_generated == n, res.stats
             if store is not None:
                 store.close()

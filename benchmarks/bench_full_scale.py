@@ -35,15 +35,20 @@ def project(tmp: Path) -> Path:
 def show(title: str, wall: float, records: list[dict[str, Any]]) -> None:
     load = os.getloadavg()
     print(f"\n{title}: {wall:.1f} s wall; load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
-    print(f"{'process':11} {'items':>6} {'collect s':>9} {'gen+judge':>9} {'tests s':>8} {'wrap-up':>8} "
-          f"{'cpu s':>7} {'peak RSS MiB':>12}")
+    print(
+        f"{'process':11} {'items':>6} {'collect s':>9} {'gen+judge':>9} {'tests s':>8} {'wrap-up':>8} "
+        f"{'cpu s':>7} {'peak RSS MiB':>12}"
+    )
     for r in sorted(records, key=lambda r: r["role"]):
+
         def span(a: str, b: str, r: dict[str, Any] = r) -> str:
             return f"{r[b] - r[a]:.1f}" if a in r and b in r else "-"
 
-        print(f"{r['role']:11} {int(r.get('n_items', 0)):6d} {span('start', 'collected'):>9} "
-              f"{span('collected', 'loop'):>9} {span('loop', 'loop_end'):>8} {span('loop_end', 'end'):>8} "
-              f"{r['cpu_s']:7.1f} {r['maxrss_mib']:12.0f}")
+        print(
+            f"{r['role']:11} {int(r.get('n_items', 0)):6d} {span('start', 'collected'):>9} "
+            f"{span('collected', 'loop'):>9} {span('loop', 'loop_end'):>8} {span('loop_end', 'end'):>8} "
+            f"{r['cpu_s']:7.1f} {r['maxrss_mib']:12.0f}"
+        )
 
 
 def main() -> None:
@@ -65,9 +70,17 @@ def main() -> None:
             recs = run_pytest(proj, [*base, "--collect-only"], tmp / "times.jsonl")
             show("pytest --collect-only", time.perf_counter() - t0, recs)
         if not a.skip_run:
-            args = [*base, "-n", a.workers, "--model", "openai:bench", f"--api-base={srv.openai_base}",
-                    f"--ijr-store={tmp / 'store.sqlite'}", f"--ijr-out={tmp / 'out'}",
-                    f"--ijr-concurrency={a.concurrency}"]
+            args = [
+                *base,
+                "-n",
+                a.workers,
+                "--model",
+                "openai:bench",
+                f"--api-base={srv.openai_base}",
+                f"--ijr-store={tmp / 'store.sqlite'}",
+                f"--ijr-out={tmp / 'out'}",
+                f"--ijr-concurrency={a.concurrency}",
+            ]
             t0 = time.perf_counter()
             recs = run_pytest(proj, args, tmp / "times.jsonl")
             show(f"full run, -n {a.workers}, {srv.total()} requests served", time.perf_counter() - t0, recs)

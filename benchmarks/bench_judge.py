@@ -24,10 +24,7 @@ DEVSET = Path(__file__).resolve().parents[1] / "tests" / "data" / "judge_devset"
 def workload(n: int) -> list[dict[str, Any]]:
     """Free-track dev-set replies and JSON-track contract replies, interleaved and repeated to n."""
     free = [
-        json.loads(line)
-        for p in sorted(DEVSET.glob("*.jsonl"))
-        for line in p.open(encoding="utf-8")
-        if line.strip()
+        json.loads(line) for p in sorted(DEVSET.glob("*.jsonl")) for line in p.open(encoding="utf-8") if line.strip()
     ]
     contracts = []
     for i, row in enumerate(free):

@@ -26,7 +26,7 @@ from indicjr.testing.fake_server import FakeConfig, FakeServer
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-TRIVIAL = '''
+TRIVIAL = """
 import pytest
 
 IDS = [f"c{{i:06d}}" for i in range({n})]
@@ -35,7 +35,7 @@ IDS = [f"c{{i:06d}}" for i in range({n})]
 @pytest.mark.parametrize("cid", IDS)
 def test_case(cid):
     assert cid
-'''
+"""
 
 
 def make_profile(profile: str, n: int, out: Path) -> Path:
@@ -80,8 +80,15 @@ def main() -> None:
         (ijr / "test_safety.py").write_text(safety, encoding="utf-8")
         (ijr / "thresholds.yaml").write_text((ROOT / "thresholds.yaml").read_text(encoding="utf-8"))
         (triv / "test_trivial.py").write_text(TRIVIAL.format(n=a.n), encoding="utf-8")
-        ijr_args = [f"--ijr-profile={cases}", "--model", "openai:bench", f"--api-base={srv.openai_base}",
-                    f"--ijr-store={tmp / 'store.sqlite'}", f"--ijr-out={tmp / 'out'}", "--ijr-no-progress"]
+        ijr_args = [
+            f"--ijr-profile={cases}",
+            "--model",
+            "openai:bench",
+            f"--api-base={srv.openai_base}",
+            f"--ijr-store={tmp / 'store.sqlite'}",
+            f"--ijr-out={tmp / 'out'}",
+            "--ijr-no-progress",
+        ]
         t0 = time.perf_counter()
         run_pytest(ijr, ijr_args, tmp / "times.jsonl")  # fills the store
         fill = time.perf_counter() - t0
@@ -101,19 +108,26 @@ def report(a: argparse.Namespace, runs: dict[str, list[dict[str, float]]], fill:
         return statistics.median(r[end] - r[start] for r in runs[name])
 
     load = os.getloadavg()
-    print(f"\n{a.n} cases, median of {a.reps} (A/B alternated); store fill run {fill:.1f} s; "
-          f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}\n")
-    print(f"{'suite':24} {'collect s':>9} {'gen+judge':>9} {'tests s':>8} {'wrap-up':>8} "
-          f"{'run phase':>9} {'ms/case':>8}")
+    print(
+        f"\n{a.n} cases, median of {a.reps} (A/B alternated); store fill run {fill:.1f} s; "
+        f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}\n"
+    )
+    print(
+        f"{'suite':24} {'collect s':>9} {'gen+judge':>9} {'tests s':>8} {'wrap-up':>8} {'run phase':>9} {'ms/case':>8}"
+    )
     for name in runs:
         run = med(name, "collected", "end")
-        print(f"{name:24} {med(name, 'start', 'collected'):9.2f} {med(name, 'collected', 'loop'):9.2f} "
-              f"{med(name, 'loop', 'loop_end'):8.2f} {med(name, 'loop_end', 'end'):8.2f} {run:9.2f} "
-              f"{run / a.n * 1000:8.3f}")
+        print(
+            f"{name:24} {med(name, 'start', 'collected'):9.2f} {med(name, 'collected', 'loop'):9.2f} "
+            f"{med(name, 'loop', 'loop_end'):8.2f} {med(name, 'loop_end', 'end'):8.2f} {run:9.2f} "
+            f"{run / a.n * 1000:8.3f}"
+        )
     names = list(runs)
     extra = (med(names[0], "collected", "end") - med(names[1], "collected", "end")) / a.n * 1000
-    print(f"\nper-case overhead of the IndicJR layer (run phase, collection excluded): {extra:.3f} ms/case "
-          f"(target <= 1 ms)")
+    print(
+        f"\nper-case overhead of the IndicJR layer (run phase, collection excluded): {extra:.3f} ms/case "
+        f"(target <= 1 ms)"
+    )
 
 
 if __name__ == "__main__":

@@ -22,8 +22,19 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def run_once(workers: str) -> tuple[float, int]:
     with tempfile.TemporaryDirectory() as out:
-        cmd = [sys.executable, "-m", "pytest", "tests/safety", "-n", workers, "-q", "--ijr-no-progress",
-               "-p", "no:cacheprovider", f"--ijr-out={out}"]
+        cmd = [
+            sys.executable,
+            "-m",
+            "pytest",
+            "tests/safety",
+            "-n",
+            workers,
+            "-q",
+            "--ijr-no-progress",
+            "-p",
+            "no:cacheprovider",
+            f"--ijr-out={out}",
+        ]
         t0 = time.perf_counter()
         proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, check=False)
         return time.perf_counter() - t0, proc.returncode
@@ -39,8 +50,7 @@ def main() -> int:
         wall, rc = run_once(args.workers)
         times.append(wall)
         print(f"run {i + 1}: {wall:6.1f} s  (pytest exit {rc}, load {os.getloadavg()[0]:.1f})")
-    print(f"median {statistics.median(times):.1f} s over {args.reps} runs, -n {args.workers}, "
-          f"{os.cpu_count()} cores")
+    print(f"median {statistics.median(times):.1f} s over {args.reps} runs, -n {args.workers}, {os.cpu_count()} cores")
     return 0
 
 

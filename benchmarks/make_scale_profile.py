@@ -46,8 +46,11 @@ def _replica(case: Case, k: int) -> Case:
     # A replica tag on the user message keeps every prompt distinct: the store dedupes identical
     # prompts, and the full-scale benchmark must send all 45,216 requests.
     messages = tuple(
-        Message(m.role, (m.content.replace(case.canary, canary) if case.canary and canary else m.content)
-                + (f" [{k}]" if m.role == "user" else ""))
+        Message(
+            m.role,
+            (m.content.replace(case.canary, canary) if case.canary and canary else m.content)
+            + (f" [{k}]" if m.role == "user" else ""),
+        )
         for m in case.messages
     )
     return dataclasses.replace(case, id=f"{case.id}-x{k}", canary=canary, messages=messages)
@@ -77,8 +80,10 @@ def main() -> None:
     t0 = time.perf_counter()
     cases = scale_cases(_base_cases(a.source), a.n)
     manifest = write_cases(cases, a.out, profile=f"scale-{a.n}")
-    print(f"{manifest['n_cases']} cases -> {a.out} (content hash {manifest['content_hash'][:12]}) "
-          f"in {time.perf_counter() - t0:.1f} s")
+    print(
+        f"{manifest['n_cases']} cases -> {a.out} (content hash {manifest['content_hash'][:12]}) "
+        f"in {time.perf_counter() - t0:.1f} s"
+    )
 
 
 if __name__ == "__main__":

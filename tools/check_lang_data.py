@@ -3,6 +3,7 @@
 Usage: python tools/check_lang_data.py LANG [LANG ...]
 Prints problems; exits non-zero when any file breaks the rules.
 """
+
 from __future__ import annotations
 
 import json
@@ -15,13 +16,22 @@ import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 RANGES = {
-    "bn": [(0x0980, 0x09FF)], "gu": [(0x0A80, 0x0AFF)], "hi": [(0x0900, 0x097F)],
-    "kn": [(0x0C80, 0x0CFF)], "ml": [(0x0D00, 0x0D7F)], "mr": [(0x0900, 0x097F)],
-    "ne": [(0x0900, 0x097F)], "or": [(0x0B00, 0x0B7F)], "pa": [(0x0A00, 0x0A7F)],
-    "ta": [(0x0B80, 0x0BFF)], "te": [(0x0C00, 0x0C7F)],
+    "bn": [(0x0980, 0x09FF)],
+    "gu": [(0x0A80, 0x0AFF)],
+    "hi": [(0x0900, 0x097F)],
+    "kn": [(0x0C80, 0x0CFF)],
+    "ml": [(0x0D00, 0x0D7F)],
+    "mr": [(0x0900, 0x097F)],
+    "ne": [(0x0900, 0x097F)],
+    "or": [(0x0B00, 0x0B7F)],
+    "pa": [(0x0A00, 0x0A7F)],
+    "ta": [(0x0B80, 0x0BFF)],
+    "te": [(0x0C00, 0x0C7F)],
     "ur": [(0x0600, 0x06FF), (0x0750, 0x077F), (0xFB50, 0xFDFF), (0xFE70, 0xFEFF)],
 }
-ALLOWED_EXTRA = set(" \n\t0123456789.,;:?!'\"()-/%\u0964\u0965\u200c\u200d\u060c\u061f\u06d4\u061b\u2013\u2014\u2018\u2019\u201c\u201d{}")
+ALLOWED_EXTRA = set(
+    " \n\t0123456789.,;:?!'\"()-/%\u0964\u0965\u200c\u200d\u060c\u061f\u06d4\u061b\u2013\u2014\u2018\u2019\u201c\u201d{}"
+)
 PLACEHOLDERS = re.compile(r"\{(payload|canary|History|Science|Sports|Other)\}")
 
 
@@ -140,11 +150,20 @@ def main(langs):
     errs = []
     for lang in langs:
         check_cases(lang, errs)
-        check_bank(ROOT / "src/indicjr/judge/lexicons" / f"{lang}.yaml",
-                   ["refusal", "apology", "unsafe_terms"], [30, 3, 10], lang, errs)
-        check_bank(ROOT / "src/indicjr/targets/sim_phrases" / f"{lang}.yaml",
-                   ["refuse", "comply_open", "partial_open", "harmful_body",
-                    "justification_refuse", "justification_comply"], [8, 6, 4, 4, 4, 4], lang, errs)
+        check_bank(
+            ROOT / "src/indicjr/judge/lexicons" / f"{lang}.yaml",
+            ["refusal", "apology", "unsafe_terms"],
+            [30, 3, 10],
+            lang,
+            errs,
+        )
+        check_bank(
+            ROOT / "src/indicjr/targets/sim_phrases" / f"{lang}.yaml",
+            ["refuse", "comply_open", "partial_open", "harmful_body", "justification_refuse", "justification_comply"],
+            [8, 6, 4, 4, 4, 4],
+            lang,
+            errs,
+        )
         check_devset(lang, errs)
     for e in errs:
         print("PROBLEM", e)

@@ -30,8 +30,9 @@ def _build(args: argparse.Namespace) -> int:
     profiles = ["lite", "full"] if args.profile == "all" else [args.profile]
     for profile in profiles:
         out = Path(args.out) / profile if args.out else Path("cases") / profile
-        cases = build_profile(profile, langs=args.lang.split(",") if args.lang else None,
-                              cores=args.cores, cores_source=args.cores_source)
+        cases = build_profile(
+            profile, langs=args.lang.split(",") if args.lang else None, cores=args.cores, cores_source=args.cores_source
+        )
         manifest = write_cases(cases, out, profile=profile)
         print(f"{profile}: {manifest['n_cases']} cases -> {out} (content hash {manifest['content_hash'][:12]})")
     return 0
@@ -58,8 +59,9 @@ def _judge(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="ijr", description="IndicJR: judge-free jailbreak robustness in 12 "
-                                "South Asian languages.")
+    p = argparse.ArgumentParser(
+        prog="ijr", description="IndicJR: judge-free jailbreak robustness in 12 South Asian languages."
+    )
     p.add_argument("--debug", action="store_true", help="show tracebacks for IndicJR errors")
     sub = p.add_subparsers(dest="command", required=True)
 
@@ -67,8 +69,12 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--profile", choices=["lite", "full", "all"], default="all")
     b.add_argument("--out", help="output root (default cases/); writes <out>/<profile>/")
     b.add_argument("--lang", help="only these languages (comma-separated)")
-    b.add_argument("--cores", choices=["shipped", "wikipedia"], default="shipped",
-                   help="benign cores: the shipped passages, or 2023 Wikipedia (needs network or a dump)")
+    b.add_argument(
+        "--cores",
+        choices=["shipped", "wikipedia"],
+        default="shipped",
+        help="benign cores: the shipped passages, or 2023 Wikipedia (needs network or a dump)",
+    )
     b.add_argument("--cores-source", help="with --cores wikipedia: a local JSONL dump {id,url,title,text}")
     b.set_defaults(func=_build)
 
@@ -82,8 +88,11 @@ def build_parser() -> argparse.ArgumentParser:
     j.add_argument("--output", required=True)
     j.set_defaults(func=_judge)
 
-    for module, fn in (("indicjr.judge.audit", "add_audit_commands"), ("indicjr.cli_report", "add_report_commands"),
-                       ("indicjr.cli_official", "add_official_commands")):
+    for module, fn in (
+        ("indicjr.judge.audit", "add_audit_commands"),
+        ("indicjr.cli_report", "add_report_commands"),
+        ("indicjr.cli_official", "add_official_commands"),
+    ):
         _optional(module, fn)(sub)
     return p
 

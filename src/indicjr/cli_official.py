@@ -21,9 +21,7 @@ def _import_official(args: argparse.Namespace) -> int:
     )
     for line in summary_lines(result.report):
         print(line)
-    print(
-        f"{len(result.cases)} cases -> {out} (quality report: {out / 'quality.md'}, {out / 'quality.json'})"
-    )
+    print(f"{len(result.cases)} cases -> {out} (quality report: {out / 'quality.md'}, {out / 'quality.json'})")
     return 0
 
 

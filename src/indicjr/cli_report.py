@@ -20,9 +20,7 @@ from indicjr.errors import EXIT_GATE_FAILED, IJRError
 def cmd_report(args: argparse.Namespace) -> int:
     from indicjr.report.build import report_from_dirs, table2_text
 
-    runs, files = report_from_dirs(
-        args.run_dirs, Path(args.out) if args.out else None, figures=not args.no_figures
-    )
+    runs, files = report_from_dirs(args.run_dirs, Path(args.out) if args.out else None, figures=not args.no_figures)
     print("\n".join(table2_text(runs)))
     if any(r.simulated for r in runs):
         print("note: simulated model(s) — numbers come from the simulator, not a real model")

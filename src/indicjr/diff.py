@@ -155,9 +155,7 @@ def flips(a: Sequence[Row], b: Sequence[Row]) -> list[Flip]:
         if rb is None or not ok(ra) or _outcome(ra) == _outcome(rb):
             continue
         cond = "/".join(
-            str(x)
-            for x in (ra["track"], ra["subset"], ra.get("orthography"), ra.get("family"), wrapper_kind(ra))
-            if x
+            str(x) for x in (ra["track"], ra["subset"], ra.get("orthography"), ra.get("family"), wrapper_kind(ra)) if x
         )
         out.append(Flip(key[0], key[1], ra["lang"], cond, "to_jailbroken" if _outcome(rb) else "to_refused"))
     return sorted(out, key=lambda f: (f.lang, f.condition, f.id, f.sample))
@@ -215,9 +213,7 @@ def render_diff(
     for c in d.changes:
         if only_changed and not c.delta:
             continue
-        flag = (
-            "REGRESSION" if c.regression else ("improved" if c.p_adj is not None and c.p_adj < ALPHA else "")
-        )
+        flag = "REGRESSION" if c.regression else ("improved" if c.p_adj is not None and c.p_adj < ALPHA else "")
         lines.append(
             f"{c.metric:<22} {c.where:<26} {_v(c.a.value):>7} {c.a.n:>6} {_v(c.b.value):>7} "
             f"{c.b.n:>6} {_v(c.delta):>8} {_p(c.p):>8} {_p(c.p_adj):>8}  {flag}"
@@ -231,9 +227,7 @@ def render_diff(
     ]
     groups: dict[tuple[str, str, str], list[str]] = {}
     for f in d.flips:
-        groups.setdefault((f.lang, f.condition, f.direction), []).append(
-            f.id + (f"#{f.sample}" if f.sample else "")
-        )
+        groups.setdefault((f.lang, f.condition, f.direction), []).append(f.id + (f"#{f.sample}" if f.sample else ""))
     for (lang, cond, direction), ids in sorted(groups.items()):
         arrow = "refused→jailbroken" if direction == "to_jailbroken" else "jailbroken→refused"
         shown = ", ".join(ids[:5]) + (f", … (+{len(ids) - 5})" if len(ids) > 5 else "")

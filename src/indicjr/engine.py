@@ -67,12 +67,14 @@ def selection_hash(path: Path, ids: Sequence[str]) -> str:
 def make_run_target(options: RunOptions) -> Any:
     from indicjr.targets.registry import make_target
 
-    return make_target(options.target_spec, settings=options.settings, api_base=options.api_base,
-                       timeout_s=options.timeout_s)
+    return make_target(
+        options.target_spec, settings=options.settings, api_base=options.api_base, timeout_s=options.timeout_s
+    )
 
 
-def generate(cases: Sequence[Case], options: RunOptions, *, owner: str = "main", share: int = 1,
-             target: Any = None) -> Generation:
+def generate(
+    cases: Sequence[Case], options: RunOptions, *, owner: str = "main", share: int = 1, target: Any = None
+) -> Generation:
     """Responses for every (case, sample): from the store when answered before, else from the model."""
     from indicjr.targets.runner import generate_all
     from indicjr.targets.store import Store
@@ -80,14 +82,22 @@ def generate(cases: Sequence[Case], options: RunOptions, *, owner: str = "main",
     target = target or make_run_target(options)
     # The simulator answers instantly and deterministically from its profile: caching it would only
     # serve stale answers after a profile edit. Replays read their run directory instead.
-    use_store = options.store is not None and options.replay is None and not getattr(target, "simulated", False)
-    store = Store(options.store) if use_store else None
+    use_store = options.replay is None and not getattr(target, "simulated", False)
+    store = Store(options.store) if use_store and options.store is not None else None
     requests = [request_for(c, options.settings, s) for c in cases for s in range(options.samples)]
     try:
         result = generate_all(
-            requests, target=target, store=store, model=options.model, concurrency=options.concurrency,
-            qps=options.qps, timeout_s=options.timeout_s, max_cost=options.max_cost, owner=owner,
-            share=share, progress=options.progress,
+            requests,
+            target=target,
+            store=store,
+            model=options.model,
+            concurrency=options.concurrency,
+            qps=options.qps,
+            timeout_s=options.timeout_s,
+            max_cost=options.max_cost,
+            owner=owner,
+            share=share,
+            progress=options.progress,
         )
     except KeyboardInterrupt:
         # The runner flushed every finished answer to the store before re-raising: hand them on so
@@ -100,15 +110,17 @@ def generate(cases: Sequence[Case], options: RunOptions, *, owner: str = "main",
             store.close()
     stats = dataclasses.asdict(result.stats)
     return Generation(
-        responses=dict(result.responses), stats=stats,
+        responses=dict(result.responses),
+        stats=stats,
         stop_error=str(result.stop_error) if result.stop_error else None,
         display_name=str(getattr(target, "display_name", target.name)),
         simulated=bool(getattr(target, "simulated", False)),
     )
 
 
-def judge_rows(cases: Sequence[Case], responses: Mapping[tuple[str, int], Response],
-               samples: int = 1) -> list[dict[str, Any]]:
+def judge_rows(
+    cases: Sequence[Case], responses: Mapping[tuple[str, int], Response], samples: int = 1
+) -> list[dict[str, Any]]:
     """One result row per (case, sample) that has a response."""
     rows = []
     for c in cases:
@@ -119,8 +131,9 @@ def judge_rows(cases: Sequence[Case], responses: Mapping[tuple[str, int], Respon
     return rows
 
 
-def run_meta(options: RunOptions, case_set: CaseSet, gen: Generation | None, *,
-             complete: bool = True) -> dict[str, Any]:
+def run_meta(
+    options: RunOptions, case_set: CaseSet, gen: Generation | None, *, complete: bool = True
+) -> dict[str, Any]:
     """What summary.json records about the run besides the numbers."""
     return {
         "model": options.model if options.replay is None else f"replay:{options.replay.name}",

@@ -23,16 +23,35 @@ class Lang(StrEnum):
 LANGS: tuple[str, ...] = tuple(lang.value for lang in Lang)
 
 LANG_NAMES: dict[str, str] = {
-    "bn": "Bengali", "gu": "Gujarati", "hi": "Hindi", "kn": "Kannada", "ml": "Malayalam",
-    "mr": "Marathi", "ne": "Nepali", "or": "Odia", "pa": "Punjabi", "ta": "Tamil",
-    "te": "Telugu", "ur": "Urdu", "en": "English",
+    "bn": "Bengali",
+    "gu": "Gujarati",
+    "hi": "Hindi",
+    "kn": "Kannada",
+    "ml": "Malayalam",
+    "mr": "Marathi",
+    "ne": "Nepali",
+    "or": "Odia",
+    "pa": "Punjabi",
+    "ta": "Tamil",
+    "te": "Telugu",
+    "ur": "Urdu",
+    "en": "English",
 }
 
 # Script of each language and its Unicode blocks (the native-script check of the benchmark).
 SCRIPT_OF: dict[str, str] = {
-    "bn": "Bengali", "gu": "Gujarati", "hi": "Devanagari", "kn": "Kannada", "ml": "Malayalam",
-    "mr": "Devanagari", "ne": "Devanagari", "or": "Odia", "pa": "Gurmukhi", "ta": "Tamil",
-    "te": "Telugu", "ur": "Arabic",
+    "bn": "Bengali",
+    "gu": "Gujarati",
+    "hi": "Devanagari",
+    "kn": "Kannada",
+    "ml": "Malayalam",
+    "mr": "Devanagari",
+    "ne": "Devanagari",
+    "or": "Odia",
+    "pa": "Gurmukhi",
+    "ta": "Tamil",
+    "te": "Telugu",
+    "ur": "Arabic",
 }
 
 SCRIPT_RANGES: dict[str, tuple[tuple[int, int], ...]] = {

@@ -46,13 +46,32 @@ def _positive(option: str, value: float | None, *, allow_zero: bool = False) -> 
         raise ConfigError(f"{option}: must be {'>= 0' if allow_zero else '> 0'}, got {value}")
 
 
-def make_options(*, model: str | None, api_base: str | None, profile: str | None, lang: str | None,
-                 track: str | None, limit: int | None, out: str | None, thresholds: str | None,
-                 store: str | None, replay: str | None, concurrency: int | None, qps: float | None,
-                 samples: int | None, max_cost: float | None, timeout: float | None,
-                 max_tokens: int | None, temperature: float | None, top_p: float | None, seed: int | None,
-                 debug: bool = False, progress: bool = True, root: Path = Path("."),
-                 cwd: Path | None = None) -> RunOptions:
+def make_options(
+    *,
+    model: str | None,
+    api_base: str | None,
+    profile: str | None,
+    lang: str | None,
+    track: str | None,
+    limit: int | None,
+    out: str | None,
+    thresholds: str | None,
+    store: str | None,
+    replay: str | None,
+    concurrency: int | None,
+    qps: float | None,
+    samples: int | None,
+    max_cost: float | None,
+    timeout: float | None,
+    max_tokens: int | None,
+    temperature: float | None,
+    top_p: float | None,
+    seed: int | None,
+    debug: bool = False,
+    progress: bool = True,
+    root: Path = Path("."),
+    cwd: Path | None = None,
+) -> RunOptions:
     """Validate raw option values (as given on the command line) into RunOptions.
 
     Paths given on the command line are relative to `cwd` (where the user typed them); defaults live
@@ -90,13 +109,24 @@ def make_options(*, model: str | None, api_base: str | None, profile: str | None
     if thresholds and not thresholds_path.is_file():
         raise ConfigError(f"--ijr-thresholds: no such file {thresholds_path}")
     return RunOptions(
-        model=spec, api_base=api_base, profile=_profile_arg(profile, cwd), langs=parse_langs(lang),
-        tracks=parse_list("--ijr-track", track, [t.value for t in Track]), limit=limit or 0,
-        out_dir=out_dir, thresholds=thresholds_path,
+        model=spec,
+        api_base=api_base,
+        profile=_profile_arg(profile, cwd),
+        langs=parse_langs(lang),
+        tracks=parse_list("--ijr-track", track, [t.value for t in Track]),
+        limit=limit or 0,
+        out_dir=out_dir,
+        thresholds=thresholds_path,
         store=None if store == "none" else (cwd / store if store else root / ".ijr" / "store.sqlite"),
         replay=replay_dir,
-        concurrency=concurrency or 16, qps=qps, samples=samples or 1, max_cost=max_cost,
-        timeout_s=timeout or 60.0, settings=settings, debug=debug, progress=progress,
+        concurrency=concurrency or 16,
+        qps=qps,
+        samples=samples or 1,
+        max_cost=max_cost,
+        timeout_s=timeout or 60.0,
+        settings=settings,
+        debug=debug,
+        progress=progress,
     )
 
 

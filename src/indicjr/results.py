@@ -17,8 +17,20 @@ from indicjr.errors import OutputError
 from indicjr.judge.verdict import Verdict, error_verdict, judge, verdict_to_dict
 from indicjr.targets.base import Request, Response, Settings
 
-CONDITION_FIELDS = ("lang", "track", "subset", "family", "mode", "wrapper_lang", "orthography", "core_id",
-                    "task", "category", "intent", "canary")
+CONDITION_FIELDS = (
+    "lang",
+    "track",
+    "subset",
+    "family",
+    "mode",
+    "wrapper_lang",
+    "orthography",
+    "core_id",
+    "task",
+    "category",
+    "intent",
+    "canary",
+)
 
 
 def request_for(case: Case, settings: Settings, sample: int = 0) -> Request:
@@ -36,8 +48,14 @@ def verdict_for(case: Case, response: Response) -> Verdict:
     if response.error:
         return error_verdict(case.id, case.track, case.subset, response.error)
     return judge(
-        response.text, case_id=case.id, lang=case.lang, track=case.track, subset=case.subset,
-        canary=case.canary, wrapper_lang=case.wrapper_lang, finish_reason=response.finish_reason,
+        response.text,
+        case_id=case.id,
+        lang=case.lang,
+        track=case.track,
+        subset=case.subset,
+        canary=case.canary,
+        wrapper_lang=case.wrapper_lang,
+        finish_reason=response.finish_reason,
     )
 
 
@@ -45,9 +63,11 @@ def result_row(case: Case, response: Response, verdict: Verdict, sample: int = 0
     row: dict[str, Any] = {"id": case.id, "sample": sample}
     row.update({k: getattr(case, k) for k in CONDITION_FIELDS})
     row["features"] = {
-        "latin_share": case.features.latin_share, "bytes_per_char": case.features.bytes_per_char,
+        "latin_share": case.features.latin_share,
+        "bytes_per_char": case.features.bytes_per_char,
         "script_switches_per100": case.features.script_switches_per100,
-        "mean_run_len": case.features.mean_run_len, "mean_word_len": case.features.mean_word_len,
+        "mean_run_len": case.features.mean_run_len,
+        "mean_word_len": case.features.mean_word_len,
     }
     row["response"] = response.text
     row["finish_reason"] = response.finish_reason

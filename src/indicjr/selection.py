@@ -30,9 +30,7 @@ def profile_dir(profile: str, *, root: Path) -> Path:
     if not path.is_absolute():
         path = root / path
     if not path.exists():
-        raise ConfigError(
-            f"--ijr-profile: unknown profile {profile!r}: not lite or full, and no such path {path}"
-        )
+        raise ConfigError(f"--ijr-profile: unknown profile {profile!r}: not lite or full, and no such path {path}")
     return path
 
 
@@ -78,7 +76,8 @@ def stratified_limit(cases: Sequence[Case], limit: int, seed: int = 13) -> list[
     return [c for c in cases if c.id in chosen]
 
 
-def select(cases: Sequence[Case], *, langs: Sequence[str] = (), tracks: Sequence[str] = (),
-           limit: int = 0) -> list[Case]:
+def select(
+    cases: Sequence[Case], *, langs: Sequence[str] = (), tracks: Sequence[str] = (), limit: int = 0
+) -> list[Case]:
     out = [c for c in cases if (not langs or c.lang in langs) and (not tracks or c.track in tracks)]
     return stratified_limit(out, limit) if limit else out

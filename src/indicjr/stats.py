@@ -29,11 +29,11 @@ def lang_stats(cases: Sequence[Case]) -> dict[str, Any]:
         "counts": {d: dict(sorted(Counter(str(getattr(c, d)) for c in cases).items())) for d in DIMS},
         "e2": sum(1 for c in cases if c.e2),
         # Share of items written wholly in Latin transliteration (romanized or noisy orthography).
-        "romanized_share": round(sum(1 for c in cases if c.orthography in ("romanized", "noisy"))
-                                 / len(cases), 3) if cases else 0.0,
+        "romanized_share": round(sum(1 for c in cases if c.orthography in ("romanized", "noisy")) / len(cases), 3)
+        if cases
+        else 0.0,
         # Mean per-item Latin share of letters (counts English wrappers and mixed lines too).
-        "latin_letter_share": round(sum(c.features.latin_share for c in cases) / len(cases), 3)
-        if cases else 0.0,
+        "latin_letter_share": round(sum(c.features.latin_share for c in cases) / len(cases), 3) if cases else 0.0,
         "pressure_cue_share": round(sum(1 for c in ab if c.pressure) / len(ab), 3) if ab else 0.0,
         "mean_chars": round(sum(chars) / len(chars), 1) if chars else 0.0,
         "p95_chars": _p95(chars),
@@ -55,16 +55,44 @@ def case_set_stats(cases: Sequence[Case]) -> dict[str, Any]:
 
 def render_table(stats: dict[str, Any]) -> list[str]:
     """Table 5-style text: one row per language."""
-    cols = ("n", "json", "free", "AB", "CB", "CH", "E2", "rom_share", "latin", "cue_share", "mean_chr",
-            "p95_chr", "mean_tok", "p95_tok")
+    cols = (
+        "n",
+        "json",
+        "free",
+        "AB",
+        "CB",
+        "CH",
+        "E2",
+        "rom_share",
+        "latin",
+        "cue_share",
+        "mean_chr",
+        "p95_chr",
+        "mean_tok",
+        "p95_tok",
+    )
     lines = ["lang " + " ".join(f"{c:>9}" for c in cols)]
     for lang, s in stats["langs"].items():
         c = s["counts"]
-        vals = (s["n"], c["track"].get("json", 0), c["track"].get("free", 0), c["subset"].get("AB", 0),
-                c["subset"].get("CB", 0), c["subset"].get("CH", 0), s["e2"], s["romanized_share"],
-                s["latin_letter_share"], s["pressure_cue_share"], s["mean_chars"], s["p95_chars"], s["mean_tokens"], s["p95_tokens"])
+        vals = (
+            s["n"],
+            c["track"].get("json", 0),
+            c["track"].get("free", 0),
+            c["subset"].get("AB", 0),
+            c["subset"].get("CB", 0),
+            c["subset"].get("CH", 0),
+            s["e2"],
+            s["romanized_share"],
+            s["latin_letter_share"],
+            s["pressure_cue_share"],
+            s["mean_chars"],
+            s["p95_chars"],
+            s["mean_tokens"],
+            s["p95_tokens"],
+        )
         lines.append(f"{lang:4} " + " ".join(f"{v:>9}" for v in vals))
     t = stats["totals"]
-    lines.append(f"total {stats['n']} cases; tracks {t['track']}; subsets {t['subset']}; "
-                 f"orthographies {t['orthography']}")
+    lines.append(
+        f"total {stats['n']} cases; tracks {t['track']}; subsets {t['subset']}; orthographies {t['orthography']}"
+    )
     return lines

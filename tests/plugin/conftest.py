@@ -23,13 +23,19 @@ def small_cases(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture
-def project(pytester: pytest.Pytester, small_cases: Path) -> pytest.Pytester:
+def project(pytester: pytest.Pytester, small_cases: Path, monkeypatch: pytest.MonkeyPatch) -> pytest.Pytester:
     """A model team's repository: the safety test file and permissive thresholds."""
+    # When these tests themselves run under xdist, the inner pytest must not inherit the outer
+    # worker's identity (syrupy reads PYTEST_XDIST_WORKER to decide whether it is a worker).
+    for var in ("PYTEST_XDIST_WORKER", "PYTEST_XDIST_WORKER_COUNT", "PYTEST_XDIST_TESTRUNUID"):
+        monkeypatch.delenv(var, raising=False)
     pytester.makeini("[pytest]\n")  # the project root, as a model team's pyproject/pytest.ini makes it
     pytester.makepyfile(test_safety=SAFETY_TEST)
     pytester.path.joinpath("thresholds.yaml").write_text(
         "rule: point\ngates:\n  - metric: json_jsr\n    max: 0.99\n  - metric: json_jsr\n"
-        "    for_each: lang\n    max: 0.99\n", encoding="utf-8")
+        "    for_each: lang\n    max: 0.99\n",
+        encoding="utf-8",
+    )
     return pytester
 
 

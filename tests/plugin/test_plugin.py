@@ -10,8 +10,7 @@ import pytest
 
 from tests.plugin.conftest import ijr_args
 
-XDIST_MODES = [pytest.param([], id="no-xdist"), pytest.param(["-n", "0"], id="n0"),
-               pytest.param(["-n", "2"], id="n2")]
+XDIST_MODES = [pytest.param([], id="no-xdist"), pytest.param(["-n", "0"], id="n0"), pytest.param(["-n", "2"], id="n2")]
 
 
 def _summary(path: Path) -> dict[str, object]:
@@ -20,9 +19,9 @@ def _summary(path: Path) -> dict[str, object]:
 
 def test_failing_gate_gives_nonzero_exit_naming_the_gate(project: pytest.Pytester, small_cases: Path) -> None:
     project.path.joinpath("strict.yaml").write_text(
-        "rule: point\ngates:\n  - metric: json_jsr\n    where: {lang: hi}\n    max: 0.01\n", encoding="utf-8")
-    result = project.runpytest_subprocess(*ijr_args(small_cases, "--ijr-thresholds", "strict.yaml",
-                                                    "--ijr-out", "out"))
+        "rule: point\ngates:\n  - metric: json_jsr\n    where: {lang: hi}\n    max: 0.01\n", encoding="utf-8"
+    )
+    result = project.runpytest_subprocess(*ijr_args(small_cases, "--ijr-thresholds", "strict.yaml", "--ijr-out", "out"))
     assert result.ret == 1
     result.stdout.fnmatch_lines(["*FAIL*json_jsr:lang=hi*", "*FAILED strict.yaml::gate[[]json_jsr:lang=hi[]]*"])
     summary = _summary(project.path / "out")
@@ -44,8 +43,7 @@ def test_aggregates_are_identical_with_and_without_xdist(
 
 
 def test_markers_and_keywords_select_slices(project: pytest.Pytester, small_cases: Path) -> None:
-    result = project.runpytest_subprocess(*ijr_args(small_cases, "-m", "lang_ta and json and CH",
-                                                    "--ijr-out", "out"))
+    result = project.runpytest_subprocess(*ijr_args(small_cases, "-m", "lang_ta and json and CH", "--ijr-out", "out"))
     assert result.ret == 0
     rows = [json.loads(x) for x in (project.path / "out" / "results.jsonl").read_text().splitlines()]
     assert rows and {(r["lang"], r["track"], r["subset"]) for r in rows} == {("ta", "json", "CH")}
@@ -86,8 +84,7 @@ def test_bad_options_are_one_line_usage_errors(project: pytest.Pytester, args: l
     assert "Traceback" not in result.stderr.str()
 
 
-def test_malformed_thresholds_is_a_usage_error_naming_file_and_key(project: pytest.Pytester,
-                                                                    small_cases: Path) -> None:
+def test_malformed_thresholds_is_a_usage_error_naming_file_and_key(project: pytest.Pytester, small_cases: Path) -> None:
     project.path.joinpath("thresholds.yaml").write_text("gates:\n  - metric: json_jsrr\n    max: 0.5\n")
     result = project.runpytest_subprocess(*ijr_args(small_cases))
     assert result.ret == pytest.ExitCode.USAGE_ERROR

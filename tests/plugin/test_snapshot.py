@@ -13,8 +13,7 @@ from indicjr.pytest_plugin.snapshot import Entry, compare, dumps, entry_matches,
 from indicjr.slug import slugify
 from tests.plugin.conftest import ijr_args
 
-XDIST_MODES = [pytest.param([], id="no-xdist"), pytest.param(["-n", "0"], id="n0"),
-               pytest.param(["-n", "2"], id="n2")]
+XDIST_MODES = [pytest.param([], id="no-xdist"), pytest.param(["-n", "0"], id="n0"), pytest.param(["-n", "2"], id="n2")]
 REFERENCE = "snapshots/sim-reference.json"
 GPT4O = "snapshots/sim-paper-gpt-4o.json"
 
@@ -44,8 +43,7 @@ def test_snapshot_update_writes_a_snapshot_that_matches_on_rerun(
     rerun.stdout.fnmatch_lines(["*1 snapshot passed*"])
 
 
-def test_snapshot_recorded_without_xdist_matches_under_xdist(project: pytest.Pytester,
-                                                             small_cases: Path) -> None:
+def test_snapshot_recorded_without_xdist_matches_under_xdist(project: pytest.Pytester, small_cases: Path) -> None:
     _record(project, small_cases, "-p", "no:xdist")
     result = project.runpytest_subprocess(*ijr_args(small_cases, "-n", "2"))
     assert result.ret == 0, result.stdout.str()[-3000:]
@@ -54,12 +52,13 @@ def test_snapshot_recorded_without_xdist_matches_under_xdist(project: pytest.Pyt
 
 # 240 cases: GPT-4o's rates stay within the reference's intervals, its single-core effects move;
 # Llama's jailbreak rate leaves them.
-CHANGED_MODELS = {"sim:paper-gpt-4o": "*delta_jsr_*  * -> *",
-                  "sim:paper-llama-3.3-70b": "*json_jsr  0.* [[]0.*,0.*[]] -> 0.* [[]0.*,*[]]"}
+CHANGED_MODELS = {
+    "sim:paper-gpt-4o": "*delta_jsr_*  * -> *",
+    "sim:paper-llama-3.3-70b": "*json_jsr  0.* [[]0.*,0.*[]] -> 0.* [[]0.*,*[]]",
+}
 
 
-def test_changed_model_fails_the_snapshot_with_a_readable_diff(project: pytest.Pytester,
-                                                               small_cases: Path) -> None:
+def test_changed_model_fails_the_snapshot_with_a_readable_diff(project: pytest.Pytester, small_cases: Path) -> None:
     _record(project, small_cases)
     for model, changed in CHANGED_MODELS.items():
         other = project.path / "snapshots" / f"{slugify(model)}.json"
@@ -67,25 +66,30 @@ def test_changed_model_fails_the_snapshot_with_a_readable_diff(project: pytest.P
         before = other.read_text(encoding="utf-8")
         result = project.runpytest_subprocess(*ijr_args(small_cases, "--model", model, "-vv"))
         assert result.ret == 1
-        result.stdout.fnmatch_lines([
-            f"*snapshots/{other.name}: * value(s) changed beyond sampling noise*",
-            f"*model  sim:reference -> {model}",
-            changed,
-            "*FAILED test_safety.py::test_snapshot*",
-        ])
+        result.stdout.fnmatch_lines(
+            [
+                f"*snapshots/{other.name}: * value(s) changed beyond sampling noise*",
+                f"*model  sim:reference -> {model}",
+                changed,
+                "*FAILED test_safety.py::test_snapshot*",
+            ]
+        )
         assert "Traceback" not in result.stdout.str()
         assert other.read_text(encoding="utf-8") == before  # a failing check never rewrites the snapshot
 
 
-def test_nonsense_snapshot_file_is_one_clear_failure_line(project: pytest.Pytester,
-                                                          small_cases: Path) -> None:
+def test_nonsense_snapshot_file_is_one_clear_failure_line(project: pytest.Pytester, small_cases: Path) -> None:
     path = project.path / REFERENCE
     path.parent.mkdir()
     path.write_text("{ edited by hand", encoding="utf-8")
     result = project.runpytest_subprocess(*ijr_args(small_cases))
     assert result.ret == 1
-    result.stdout.fnmatch_lines(["E *snapshots/sim-reference.json: not an IndicJR snapshot "
-                                 "(invalid JSON at line 1*); re-record it with --snapshot-update"])
+    result.stdout.fnmatch_lines(
+        [
+            "E *snapshots/sim-reference.json: not an IndicJR snapshot "
+            "(invalid JSON at line 1*); re-record it with --snapshot-update"
+        ]
+    )
     assert "Traceback" not in result.stdout.str() and "syrupy/" not in result.stdout.str()
     _record(project, small_cases)  # --snapshot-update repairs it
     assert json.loads(path.read_text(encoding="utf-8"))["format"] == 1
@@ -98,16 +102,19 @@ def test_nonsense_snapshot_file_is_one_clear_failure_line(project: pytest.Pytest
         ("[]", "the top level must be an object"),
         ('{"format": 2}', "format is 2, expected 1"),
         ('{"format": 1, "model": "sim:reference"}', "case_set_hash must be a str"),
-        ('{"format": 1, "model": "m", "case_set_hash": "h", "n_cases": 1, "n_inference_errors": 0, '
-         '"headline": {"json_jsr": {"value": "high", "n": 3}}, "effects": {}, "slices": {}}',
-         "headline.json_jsr: value, lo and hi must be numbers or null"),
+        (
+            '{"format": 1, "model": "m", "case_set_hash": "h", "n_cases": 1, "n_inference_errors": 0, '
+            '"headline": {"json_jsr": {"value": "high", "n": 3}}, "effects": {}, "slices": {}}',
+            "headline.json_jsr: value, lo and hi must be numbers or null",
+        ),
     ],
 )
 def test_loads_names_the_file_and_the_first_problem(content: str, problem: str) -> None:
     with pytest.raises(SnapshotFileError) as exc:
         loads(content, source="snapshots/m.json")
-    assert str(exc.value) == (f"snapshots/m.json: not an IndicJR snapshot ({problem}); "
-                              "re-record it with --snapshot-update")
+    assert str(exc.value) == (
+        f"snapshots/m.json: not an IndicJR snapshot ({problem}); re-record it with --snapshot-update"
+    )
 
 
 @pytest.mark.parametrize("mode", [pytest.param([], id="no-xdist"), pytest.param(["-n", "2"], id="n2")])
@@ -120,16 +127,16 @@ def test_running_model_b_leaves_model_a_snapshot_alone(
     reference = (project.path / REFERENCE).read_text(encoding="utf-8")
 
     # (this model leaks a canary on one CH case, so its run fails on that case test, not on snapshots)
-    result = project.runpytest_subprocess(*ijr_args(small_cases, "--model", "sim:paper-gpt-4o",
-                                                    "--snapshot-update", *mode))
+    result = project.runpytest_subprocess(
+        *ijr_args(small_cases, "--model", "sim:paper-gpt-4o", "--snapshot-update", *mode)
+    )
     result.stdout.fnmatch_lines(["*1 snapshot generated*"])
     assert "unused" not in result.stdout.str() and "Deleted" not in result.stdout.str()
     assert (project.path / REFERENCE).read_text(encoding="utf-8") == reference
     assert (project.path / GPT4O).is_file() and notes.is_file()
 
 
-def test_model_without_a_snapshot_skips_until_one_is_recorded(project: pytest.Pytester,
-                                                               small_cases: Path) -> None:
+def test_model_without_a_snapshot_skips_until_one_is_recorded(project: pytest.Pytester, small_cases: Path) -> None:
     result = project.runpytest_subprocess(*ijr_args(small_cases, "-rs"))
     assert result.ret == 0
     result.stdout.fnmatch_lines(["*no snapshot of sim:reference yet (snapshots/sim-reference.json)*"])
@@ -172,8 +179,18 @@ def test_entries_match_when_n_is_equal_and_intervals_overlap(new: Entry, old: En
 
 def test_diff_lines_name_each_changed_metric_with_value_and_interval() -> None:
     def agg(entry: Entry) -> str:
-        return dumps({"format": 1, "model": "m", "case_set_hash": "h", "n_cases": 10, "n_inference_errors": 0,
-                      "headline": {}, "effects": {}, "slices": {"json_jsr:lang=hi": entry}})
+        return dumps(
+            {
+                "format": 1,
+                "model": "m",
+                "case_set_hash": "h",
+                "n_cases": 10,
+                "n_inference_errors": 0,
+                "headline": {},
+                "effects": {},
+                "slices": {"json_jsr:lang=hi": entry},
+            }
+        )
 
     old = loads(agg(_e(0.412, 0.35, 0.47, 100)), source="snapshots/m.json")
     new = loads(agg(_e(0.701, 0.64, 0.76, 100)), source="received")

@@ -28,13 +28,13 @@ SAFETY_TEST = (Path(__file__).parents[1] / "safety" / "test_safety.py").read_tex
 SECRET = "sk-ijr-canary-SECRET-123"
 # Loaded into the suite subprocess (-p fast_retries): the runner's real retry loop, with fewer
 # attempts and millisecond backoff so a fault scenario costs a second, not a minute.
-FAST_RETRIES = '''
+FAST_RETRIES = """
 import functools
 import indicjr.targets.runner as runner
 
 runner.generate_all = functools.partial(runner.generate_all, max_retries=2, backoff_base_s=0.01,
                                         backoff_cap_s=0.05, lease_s=2.0)
-'''
+"""
 
 
 def last_prompt(messages: Any) -> str:
@@ -76,7 +76,8 @@ def suite(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.
     pytester.makeini("[pytest]\n")
     pytester.makepyfile(test_safety=SAFETY_TEST, fast_retries=FAST_RETRIES)
     pytester.path.joinpath("thresholds.yaml").write_text(
-        "rule: point\ngates:\n  - metric: json_jsr\n    max: 0.99\n", encoding="utf-8")
+        "rule: point\ngates:\n  - metric: json_jsr\n    max: 0.99\n", encoding="utf-8"
+    )
     return pytester
 
 
@@ -86,21 +87,45 @@ def fake() -> Iterator[FakeServer]:
         yield srv
 
 
-def suite_cmd(profile: Path, *extra: str, fast: bool = True,
-              node: str = "test_safety.py::test_case") -> list[str]:
+def suite_cmd(profile: Path, *extra: str, fast: bool = True, node: str = "test_safety.py::test_case") -> list[str]:
     """argv of `python -m pytest` for the safety suite's case tests on `profile` ("--opt=value" keeps
     paths out of pytest's rootdir guess; the snapshot test is left to test_snapshot_file.py)."""
-    return [sys.executable, "-m", "pytest", node, f"--ijr-profile={profile}", "--ijr-no-progress",
-            "-p", "no:cacheprovider", "-p", "no:randomly", *(["-p", "fast_retries"] if fast else []), *extra]
+    return [
+        sys.executable,
+        "-m",
+        "pytest",
+        node,
+        f"--ijr-profile={profile}",
+        "--ijr-no-progress",
+        "-p",
+        "no:cacheprovider",
+        "-p",
+        "no:randomly",
+        *(["-p", "fast_retries"] if fast else []),
+        *extra,
+    ]
 
 
-def run_suite(project: pytest.Pytester, profile: Path, *extra: str, env: dict[str, str] | None = None,
-              fast: bool = True, node: str = "test_safety.py::test_case",
-              timeout: float = 90) -> subprocess.CompletedProcess[str]:
+def run_suite(
+    project: pytest.Pytester,
+    profile: Path,
+    *extra: str,
+    env: dict[str, str] | None = None,
+    fast: bool = True,
+    node: str = "test_safety.py::test_case",
+    timeout: float = 90,
+) -> subprocess.CompletedProcess[str]:
     """Run the suite in a subprocess in the project folder; stdout/stderr captured as text."""
     full_env = {**os.environ, "PYTHONPATH": str(project.path), **(env or {})}
-    return subprocess.run(suite_cmd(profile, *extra, fast=fast, node=node), cwd=project.path, env=full_env,
-                          capture_output=True, text=True, timeout=timeout, check=False)
+    return subprocess.run(
+        suite_cmd(profile, *extra, fast=fast, node=node),
+        cwd=project.path,
+        env=full_env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
 
 
 def openai_args(srv: FakeServer, *extra: str) -> list[str]:

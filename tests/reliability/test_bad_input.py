@@ -82,8 +82,11 @@ CASE_FILE_DEFECTS = [
 
 @pytest.mark.parametrize(("edit", "line", "problem"), CASE_FILE_DEFECTS)
 def test_malformed_case_file_is_one_line_naming_file_line_and_problem(
-    suite: pytest.Pytester, tiny_cases: Path, edit: Callable[[list[dict[str, Any]]], list[str]],
-    line: int | None, problem: str,
+    suite: pytest.Pytester,
+    tiny_cases: Path,
+    edit: Callable[[list[dict[str, Any]]], list[str]],
+    line: int | None,
+    problem: str,
 ) -> None:
     bad = doctor(tiny_cases, suite.path / "doctored", edit)
     if line is None:
@@ -105,12 +108,18 @@ def test_unknown_profile_is_one_line_naming_the_option(suite: pytest.Pytester, t
 
 
 THRESHOLD_DEFECTS = [
-    pytest.param("gates:\n  - metric: json_jsrr\n    max: 0.5\n", "gates[0].metric", "unknown metric",
-                 id="unknown-metric"),
-    pytest.param("gates:\n  - metric: json_jsr\n    where: {lang: xx}\n    max: 0.5\n",
-                 "gates[0].where.lang", "unknown value 'xx'", id="unknown-slice-value"),
-    pytest.param("gates:\n  - metric: json_jsr\n    max: 1.5\n", "gates[0].max", "out of range",
-                 id="threshold-out-of-range"),
+    pytest.param(
+        "gates:\n  - metric: json_jsrr\n    max: 0.5\n", "gates[0].metric", "unknown metric", id="unknown-metric"
+    ),
+    pytest.param(
+        "gates:\n  - metric: json_jsr\n    where: {lang: xx}\n    max: 0.5\n",
+        "gates[0].where.lang",
+        "unknown value 'xx'",
+        id="unknown-slice-value",
+    ),
+    pytest.param(
+        "gates:\n  - metric: json_jsr\n    max: 1.5\n", "gates[0].max", "out of range", id="threshold-out-of-range"
+    ),
     pytest.param("gates: [\n", "thresholds.yaml", "not valid YAML", id="not-yaml"),
 ]
 
@@ -126,9 +135,11 @@ def test_malformed_thresholds_is_one_line_naming_file_key_and_problem(
 
 @pytest.mark.parametrize(
     ("spec", "problem"),
-    [pytest.param("gpt-4o", "expected <scheme>:<name>", id="no-scheme"),
-     pytest.param("nope:x", "unknown scheme 'nope'", id="unknown-scheme"),
-     pytest.param("openai:", "empty model name", id="empty-name")],
+    [
+        pytest.param("gpt-4o", "expected <scheme>:<name>", id="no-scheme"),
+        pytest.param("nope:x", "unknown scheme 'nope'", id="unknown-scheme"),
+        pytest.param("openai:", "empty model name", id="empty-name"),
+    ],
 )
 def test_bad_model_spec_is_one_line_naming_the_option(
     suite: pytest.Pytester, tiny_cases: Path, spec: str, problem: str
@@ -155,8 +166,9 @@ def test_unwritable_output_folder_fails_before_any_test_naming_the_option(
 
 def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     code = "import sys; from indicjr.cli import main; sys.exit(main())"
-    return subprocess.run([sys.executable, "-c", code, *args], cwd=cwd, capture_output=True, text=True,
-                          timeout=120, check=False)
+    return subprocess.run(
+        [sys.executable, "-c", code, *args], cwd=cwd, capture_output=True, text=True, timeout=120, check=False
+    )
 
 
 def test_ijr_cli_bad_inputs_are_one_line_usage_errors(tmp_path: Path, tiny_cases: Path) -> None:

@@ -67,8 +67,9 @@ def test_suite_refuses_a_canary_leaked_into_another_prompt(suite: pytest.Pyteste
     benign["messages"][-1]["content"] += f" {ch['canary']}"
     bad = _doctor(tiny_cases, suite.path / "doctored", rows)
     result = run_suite(suite, bad)
-    assert_one_line_usage_error(result, f"{bad / 'hi.jsonl'}:{benign_at + 1}:",
-                                f"prompt contains the canary of case {ch['id']}")
+    assert_one_line_usage_error(
+        result, f"{bad / 'hi.jsonl'}:{benign_at + 1}:", f"prompt contains the canary of case {ch['id']}"
+    )
 
 
 def test_suite_refuses_a_canary_shared_by_two_cases(suite: pytest.Pytester, tiny_cases: Path) -> None:

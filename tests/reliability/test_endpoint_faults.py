@@ -26,8 +26,9 @@ def assert_every_case_accounted(out: Path, profile: Path) -> set[str]:
     return {prompt_of[i] for i in errored}
 
 
-def assert_rerun_requests_only_unanswered(suite: pytest.Pytester, profile: Path, fake: FakeServer,
-                                          unanswered: set[str]) -> None:
+def assert_rerun_requests_only_unanswered(
+    suite: pytest.Pytester, profile: Path, fake: FakeServer, unanswered: set[str]
+) -> None:
     fake.configure(FakeConfig())
     fake.reset_log()
     result = run_suite(suite, profile, *openai_args(fake, "--ijr-out=rerun"))
@@ -40,13 +41,19 @@ def assert_rerun_requests_only_unanswered(suite: pytest.Pytester, profile: Path,
 
 
 FAULTS = [
-    pytest.param(FakeConfig(faults=Faults(rate_429=0.25, rate_429_no_retry_after=0.25)), "429",
-                 id="429-storm-with-and-without-retry-after"),
+    pytest.param(
+        FakeConfig(faults=Faults(rate_429=0.25, rate_429_no_retry_after=0.25)),
+        "429",
+        id="429-storm-with-and-without-retry-after",
+    ),
     pytest.param(FakeConfig(faults=Faults(rate_500=0.5)), "5xx", id="5xx-burst"),
     pytest.param(FakeConfig(faults=Faults(rate_hang=0.5), hang_s=1.5), "timeout", id="hang-past-timeout"),
     pytest.param(FakeConfig(faults=Faults(rate_reset=0.5)), "reset", id="connection-reset"),
-    pytest.param(FakeConfig(faults=Faults(rate_malformed=0.17, rate_empty=0.17, rate_truncated=0.16)),
-                 "malformed", id="malformed-empty-and-cut-bodies"),
+    pytest.param(
+        FakeConfig(faults=Faults(rate_malformed=0.17, rate_empty=0.17, rate_truncated=0.16)),
+        "malformed",
+        id="malformed-empty-and-cut-bodies",
+    ),
 ]
 
 

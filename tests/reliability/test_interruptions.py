@@ -28,8 +28,9 @@ CONCURRENCY = 2
 
 def start_suite(project: pytest.Pytester, profile: Path, *extra: str) -> subprocess.Popen[str]:
     env = {**os.environ, "PYTHONPATH": str(project.path)}
-    return subprocess.Popen(suite_cmd(profile, *extra), cwd=project.path, env=env, text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    return subprocess.Popen(
+        suite_cmd(profile, *extra), cwd=project.path, env=env, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
 
 
 def interrupt_after(proc: subprocess.Popen[str], fake: FakeServer, n: int, sig: int) -> str:
@@ -96,8 +97,9 @@ def test_two_runs_at_once_on_one_store_neither_corrupt_it_nor_double_request(
     suite: pytest.Pytester, tiny_cases: Path, fake: FakeServer
 ) -> None:
     fake.configure(FakeConfig(latency_s=0.05))
-    procs = [start_suite(suite, tiny_cases, *openai_args(fake, f"--ijr-out=out{i}", "--ijr-concurrency=4"))
-             for i in range(2)]
+    procs = [
+        start_suite(suite, tiny_cases, *openai_args(fake, f"--ijr-out=out{i}", "--ijr-concurrency=4")) for i in range(2)
+    ]
     for p in procs:
         out, err = p.communicate(timeout=120)
         assert p.returncode == 0, out[-2000:] + err[-2000:]

@@ -19,8 +19,9 @@ HOSTILE = '<script>alert("ijr")</script><img src=x onerror=alert(1)>'
 
 def _ijr(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     code = "import sys; from indicjr.cli import main; sys.exit(main())"
-    return subprocess.run([sys.executable, "-c", code, *args], cwd=cwd, capture_output=True, text=True,
-                          timeout=120, check=False)
+    return subprocess.run(
+        [sys.executable, "-c", code, *args], cwd=cwd, capture_output=True, text=True, timeout=120, check=False
+    )
 
 
 def _mode(path: Path) -> int:
@@ -33,8 +34,7 @@ def test_api_key_appears_in_no_file_output_or_error_and_requests_reach_only_the_
     config = FakeConfig(api_key=SECRET, faults=Faults(rate_500=0.6, rate_429=0.1))
     with FakeServer(config=config) as fake, FakeServer(config=FakeConfig()) as decoy:
         env = {"OPENAI_API_KEY": SECRET, "OPENAI_BASE_URL": decoy.openai_base}
-        run = run_suite(suite, tiny_cases, *openai_args(fake, "--ijr-out=out", "--junitxml=junit.xml", "-rA"),
-                        env=env)
+        run = run_suite(suite, tiny_cases, *openai_args(fake, "--ijr-out=out", "--junitxml=junit.xml", "-rA"), env=env)
         assert run.returncode == 0, run.stdout[-2000:]
         report = _ijr("report", "out", "--no-figures", cwd=suite.path)
         assert report.returncode == 0, report.stderr
@@ -53,8 +53,7 @@ def test_api_key_appears_in_no_file_output_or_error_and_requests_reach_only_the_
         assert SECRET not in text
 
 
-def test_store_and_outputs_are_created_user_only(suite: pytest.Pytester, tiny_cases: Path,
-                                                  fake: FakeServer) -> None:
+def test_store_and_outputs_are_created_user_only(suite: pytest.Pytester, tiny_cases: Path, fake: FakeServer) -> None:
     result = run_suite(suite, tiny_cases, *openai_args(fake, "--ijr-out=runs/out"))
     assert result.returncode == 0, result.stdout[-2000:]
     out, store = suite.path / "runs" / "out", suite.path / ".ijr" / "store.sqlite"

@@ -109,13 +109,29 @@ class _Builder:
             return (Message("system", self.contract), Message("user", user))
         return (Message("user", user),)
 
-    def case(self, *, lang: str, track: str, subset: str, orth: str, core_id: str, key: str,
-             lines: list[tuple[str, str]], id_parts: Sequence[str], **fields: object) -> Case:
+    def case(
+        self,
+        *,
+        lang: str,
+        track: str,
+        subset: str,
+        orth: str,
+        core_id: str,
+        key: str,
+        lines: list[tuple[str, str]],
+        id_parts: Sequence[str],
+        **fields: object,
+    ) -> Case:
         user = apply_orthography(lines, orth, key)
         return Case(
             id=_case_id(lang, track, subset, (*id_parts, orth), f"{key}:{orth}"),
-            lang=lang, track=track, subset=subset, orthography=orth, core_id=core_id,
-            messages=self.messages(track, user), features=compute_features(user),
+            lang=lang,
+            track=track,
+            subset=subset,
+            orthography=orth,
+            core_id=core_id,
+            messages=self.messages(track, user),
+            features=compute_features(user),
             meta={"contract": self.contract_version} if track == "json" else {},
             **fields,  # type: ignore[arg-type]
         )
@@ -141,25 +157,55 @@ class _Builder:
                 wtag = "e2" if wlang not in (src.lang, "en") else mode
                 for orth in ORTHOGRAPHIES:
                     yield self.case(
-                        lang=src.lang, track=track, subset="AB", orth=orth, core_id=p.id, key=key,
-                        lines=lines, id_parts=(fam, wtag), family=fam, mode=mode, wrapper_lang=wlang,
-                        task=task, category=p.category, pressure=cues,
+                        lang=src.lang,
+                        track=track,
+                        subset="AB",
+                        orth=orth,
+                        core_id=p.id,
+                        key=key,
+                        lines=lines,
+                        id_parts=(fam, wtag),
+                        family=fam,
+                        mode=mode,
+                        wrapper_lang=wlang,
+                        task=task,
+                        category=p.category,
+                        pressure=cues,
                     )
 
     def cb_cases(self, src: LangSource, p: Passage, task: str, track: str) -> Iterator[Case]:
         lines = [(p.text, src.lang), (src.task_line(task), src.lang)]
         for orth in ORTHOGRAPHIES:
-            yield self.case(lang=src.lang, track=track, subset="CB", orth=orth, core_id=p.id,
-                            key=f"{p.id}:cb", lines=lines, id_parts=(), task=task, category=p.category)
+            yield self.case(
+                lang=src.lang,
+                track=track,
+                subset="CB",
+                orth=orth,
+                core_id=p.id,
+                key=f"{p.id}:cb",
+                lines=lines,
+                id_parts=(),
+                task=task,
+                category=p.category,
+            )
 
     def ch_cases(self, src: LangSource, h: HarmfulCore, track: str) -> Iterator[Case]:
         for orth in ORTHOGRAPHIES:
             key = f"{h.id}:ch:{track}:{orth}"
             canary = _canary(src.lang, key)
             lines = [(h.text, src.lang), (src.canary_line.format(canary=canary), src.lang)]
-            yield self.case(lang=src.lang, track=track, subset="CH", orth=orth, core_id=h.id,
-                            key=f"{h.id}:ch", lines=lines, id_parts=(h.intent,), intent=h.intent,
-                            canary=canary)
+            yield self.case(
+                lang=src.lang,
+                track=track,
+                subset="CH",
+                orth=orth,
+                core_id=h.id,
+                key=f"{h.id}:ch",
+                lines=lines,
+                id_parts=(h.intent,),
+                intent=h.intent,
+                canary=canary,
+            )
 
 
 def _take(ranked: list[str], n: int | None) -> list[str]:
@@ -179,8 +225,9 @@ def _with_cores(src: LangSource, cores: str, cores_source: str | None) -> LangSo
     raise ConfigError(f"--cores: unknown core source {cores!r} (use shipped or wikipedia)")
 
 
-def build_profile(profile: str, langs: Sequence[str] | None = None, *, cores: str = "shipped",
-                  cores_source: str | None = None) -> list[Case]:
+def build_profile(
+    profile: str, langs: Sequence[str] | None = None, *, cores: str = "shipped", cores_source: str | None = None
+) -> list[Case]:
     """All cases of a profile, in a stable order (language, track, subset, core, condition)."""
     if profile not in PROFILES:
         raise ConfigError(f"--profile: unknown profile {profile!r} (choose from {', '.join(PROFILES)})")

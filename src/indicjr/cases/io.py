@@ -69,12 +69,9 @@ def build_manifest(cases: Sequence[Case], *, profile: str, files: dict[str, str]
         "files": files,
         "counts": {
             k: count(k)
-            for k in ("lang", "track", "subset", "family", "mode", "wrapper_lang", "orthography", "task",
-                      "intent")
+            for k in ("lang", "track", "subset", "family", "mode", "wrapper_lang", "orthography", "task", "intent")
         },
-        "by_lang_track_subset": dict(
-            sorted(Counter(f"{c.lang}/{c.track}/{c.subset}" for c in cases).items())
-        ),
+        "by_lang_track_subset": dict(sorted(Counter(f"{c.lang}/{c.track}/{c.subset}" for c in cases).items())),
     }
 
 

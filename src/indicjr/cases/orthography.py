@@ -21,17 +21,20 @@ from typing import Any
 
 _URoman_LANGS = frozenset({"hi", "mr", "ne", "ur", "ta"})
 _AKSHARAMUKHA_SCRIPT = {
-    "bn": "Bengali", "gu": "Gujarati", "pa": "Gurmukhi", "or": "Oriya",
-    "kn": "Kannada", "ml": "Malayalam", "te": "Telugu",
+    "bn": "Bengali",
+    "gu": "Gujarati",
+    "pa": "Gurmukhi",
+    "or": "Oriya",
+    "kn": "Kannada",
+    "ml": "Malayalam",
+    "te": "Telugu",
 }
 # Languages whose speakers drop the inherent final vowel in chat ("desha" -> "desh").
 _DROP_FINAL_SCHWA = frozenset({"bn", "gu", "pa"})
 # Tokens that must survive every transformation untouched (canaries, placeholders).
 PROTECTED = re.compile(r"IJR-[0-9a-f]{8}-[a-z]{2}|KAN-[0-9A-Fa-f]{8}-[a-z]{2}|\{[A-Za-z_]+\}")
 _UNICODE_SPACE = re.compile("[\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]")
-_PUNCT = str.maketrans(
-    {"।": ".", "॥": ".", "۔": ".", "،": ",", "؟": "?", "؛": ";", "\u200c": "", "\u200d": ""}
-)
+_PUNCT = str.maketrans({"।": ".", "॥": ".", "۔": ".", "،": ",", "؟": "?", "؛": ";", "\u200c": "", "\u200d": ""})
 
 
 @functools.cache
@@ -72,8 +75,11 @@ def _chat_word(word: str, lang: str) -> str:
 # uroman spells retroflexes and palatals in a scholarly way ("ghossit", "caar");
 # chat writes "ghoshit", "chaar".
 _DEVANAGARI_CHAT = (
-    (re.compile(r"c(?!h)"), "ch"), (re.compile(r"ss"), "sh"), (re.compile(r"dd"), "d"),
-    (re.compile(r"tt"), "t"), (re.compile(r"nn"), "n"),
+    (re.compile(r"c(?!h)"), "ch"),
+    (re.compile(r"ss"), "sh"),
+    (re.compile(r"dd"), "d"),
+    (re.compile(r"tt"), "t"),
+    (re.compile(r"nn"), "n"),
 )
 
 
@@ -151,10 +157,23 @@ def _mix_lines(lines: list[tuple[str, str]], key: str) -> str:
 
 # Noisy romanization: the alternations people make when typing their language in Latin letters.
 _NOISE_RULES: tuple[tuple[str, str], ...] = (
-    ("aa", "a"), ("ee", "i"), ("oo", "u"), ("ii", "i"),  # vowel length dropped
-    ("sh", "s"), ("v", "w"), ("w", "v"), ("ph", "f"), ("z", "j"), ("q", "k"),  # spelling alternations
-    ("kh", "k"), ("th", "t"), ("dh", "d"), ("bh", "b"),  # aspiration dropped
-    ("ai", "e"), ("au", "o"), ("y", "i"),
+    ("aa", "a"),
+    ("ee", "i"),
+    ("oo", "u"),
+    ("ii", "i"),  # vowel length dropped
+    ("sh", "s"),
+    ("v", "w"),
+    ("w", "v"),
+    ("ph", "f"),
+    ("z", "j"),
+    ("q", "k"),  # spelling alternations
+    ("kh", "k"),
+    ("th", "t"),
+    ("dh", "d"),
+    ("bh", "b"),  # aspiration dropped
+    ("ai", "e"),
+    ("au", "o"),
+    ("y", "i"),
 )
 # Noise never takes a text further than this share of its length from its romanized source.
 NOISE_MAX_SHARE = 0.25

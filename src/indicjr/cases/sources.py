@@ -105,8 +105,14 @@ def _parse(path: Path) -> LangSource:
     if lang != "en" and "{canary}" not in canary_line:
         raise DataFileError(f"{path}: canary_line must contain {{canary}}")
     return LangSource(
-        lang=lang, categories=dict(categories), tasks=dict(tasks), wrappers=wrappers,
-        pressure_cues=cues, passages=passages, harmful=harmful, canary_line=canary_line,
+        lang=lang,
+        categories=dict(categories),
+        tasks=dict(tasks),
+        wrappers=wrappers,
+        pressure_cues=cues,
+        passages=passages,
+        harmful=harmful,
+        canary_line=canary_line,
     )
 
 

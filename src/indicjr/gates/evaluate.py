@@ -34,8 +34,12 @@ class GateResult:
             return f"{self.status:7} {self.name}  (no cases in this slice)"
         iv = "" if self.lo is None else f" [{self.lo:.3f}, {self.hi:.3f}]"
         bounds = " and ".join(
-            x for x in (f">= {self.min:g}" if self.min is not None else "",
-                        f"<= {self.max:g}" if self.max is not None else "") if x
+            x
+            for x in (
+                f">= {self.min:g}" if self.min is not None else "",
+                f"<= {self.max:g}" if self.max is not None else "",
+            )
+            if x
         )
         return f"{self.status:7} {self.name} = {self.value:.3f}{iv} n={self.n}  (must be {bounds}, {self.rule})"
 
@@ -63,9 +67,10 @@ def evaluate_gate(gate: Gate, rows: Sequence[Row]) -> GateResult:
         r = rate(rows, gate.metric, where)
         iv = r.interval
         value, n = r.value, r.n
-        lo, hi = (iv if iv else (None, None))
-    return GateResult(gate.name, gate.metric, value, lo, hi, n, gate.min, gate.max, gate.rule,
-                      _status(gate, value, lo, hi))
+        lo, hi = iv if iv else (None, None)
+    return GateResult(
+        gate.name, gate.metric, value, lo, hi, n, gate.min, gate.max, gate.rule, _status(gate, value, lo, hi)
+    )
 
 
 def evaluate_gates(gates: Sequence[Gate], rows: Sequence[Row]) -> list[GateResult]:

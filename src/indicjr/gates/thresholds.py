@@ -83,8 +83,11 @@ def _check_metric(path: Path, key: str, metric: Any) -> str:
         raise _fail(path, key, f"must be a metric name, got {metric!r}")
     if metric.startswith(DELTA_PREFIX):
         if metric[len(DELTA_PREFIX) :] not in EFFECTS:
-            raise _fail(path, key, f"unknown paired effect {metric!r} (known: "
-                        + ", ".join(DELTA_PREFIX + e for e in EFFECTS) + ")")
+            raise _fail(
+                path,
+                key,
+                f"unknown paired effect {metric!r} (known: " + ", ".join(DELTA_PREFIX + e for e in EFFECTS) + ")",
+            )
         return metric
     try:
         split_name(metric)
@@ -103,8 +106,9 @@ def _check_where(path: Path, key: str, where: Any) -> dict[str, str]:
         if dim not in SLICE_VALUES:
             raise _fail(path, f"{key}.{dim}", f"unknown slice dimension (known: {', '.join(SLICE_VALUES)})")
         if str(value) not in SLICE_VALUES[dim]:
-            raise _fail(path, f"{key}.{dim}", f"unknown value {value!r} (allowed: "
-                        + ", ".join(sorted(SLICE_VALUES[dim])) + ")")
+            raise _fail(
+                path, f"{key}.{dim}", f"unknown value {value!r} (allowed: " + ", ".join(sorted(SLICE_VALUES[dim])) + ")"
+            )
         out[dim] = str(value)
     return out
 
@@ -115,8 +119,11 @@ def _parse_gate(path: Path, i: int, raw: Any, default_rule: str) -> list[Gate]:
         raise _fail(path, key, "each gate must be a mapping with at least `metric` and `max` or `min`")
     unknown = set(raw) - {"metric", "where", "for_each", "min", "max", "rule", "name", "note"}
     if unknown:
-        raise _fail(path, f"{key}.{sorted(unknown)[0]}", "unknown key (allowed: metric, where, for_each, "
-                    "min, max, rule, name, note)")
+        raise _fail(
+            path,
+            f"{key}.{sorted(unknown)[0]}",
+            "unknown key (allowed: metric, where, for_each, min, max, rule, name, note)",
+        )
     metric = _check_metric(path, f"{key}.metric", raw.get("metric"))
     lo_range = -1.0 if metric.startswith(DELTA_PREFIX) else 0.0
     gmin = _number(path, f"{key}.min", raw.get("min"), lo_range, 1.0)
@@ -134,8 +141,14 @@ def _parse_gate(path: Path, i: int, raw: Any, default_rule: str) -> list[Gate]:
         raise _fail(path, f"{key}.for_each", f"unknown slice dimension {each!r}")
     variants = [where] if each is None else [{**where, each: v} for v in sorted(SLICE_VALUES[each])]
     return [
-        Gate(name=raw.get("name") or gate_name(metric, w), metric=metric, where=tuple(sorted(w.items())),
-             min=gmin, max=gmax, rule=rule)
+        Gate(
+            name=raw.get("name") or gate_name(metric, w),
+            metric=metric,
+            where=tuple(sorted(w.items())),
+            min=gmin,
+            max=gmax,
+            rule=rule,
+        )
         for w in variants
     ]
 

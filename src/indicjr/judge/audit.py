@@ -131,9 +131,7 @@ def _allocate(sizes: Mapping[tuple[str, ...], int], total: int) -> dict[tuple[st
     return alloc
 
 
-def stratified_sample(
-    rows: Iterable[Mapping[str, Any]], per_lang: int, seed: int = 13
-) -> list[Mapping[str, Any]]:
+def stratified_sample(rows: Iterable[Mapping[str, Any]], per_lang: int, seed: int = 13) -> list[Mapping[str, Any]]:
     """Up to `per_lang` rows per language, spread over track x subset x orthography; rows with an
     inference error are excluded. Deterministic: seeded by crc32 of seed and stratum, not hash()."""
     strata: dict[str, dict[tuple[str, ...], list[Mapping[str, Any]]]] = defaultdict(lambda: defaultdict(list))
@@ -160,9 +158,7 @@ def _safe_cell(text: str) -> str:
 
 def _csv_row(n: int, row: Mapping[str, Any]) -> dict[str, str]:
     v = row.get("verdict") or {}
-    evidence = "; ".join(
-        f"{e.get('kind')}:{e.get('text')}@{e.get('offset')}" for e in v.get("evidence") or []
-    )
+    evidence = "; ".join(f"{e.get('kind')}:{e.get('text')}@{e.get('offset')}" for e in v.get("evidence") or [])
     out = {c: "" for c in COLUMNS}
     out.update(
         {
@@ -189,8 +185,7 @@ def _csv_row(n: int, row: Mapping[str, Any]) -> dict[str, str]:
 def render_html(rows: Sequence[Mapping[str, str]]) -> str:
     """One table; each reply in a cell carrying its language and direction, so every script shapes."""
     head = "".join(
-        f"<th>{html.escape(c)}</th>"
-        for c in ("audit_id", "lang", "track/subset/orth", "response", "detector")
+        f"<th>{html.escape(c)}</th>" for c in ("audit_id", "lang", "track/subset/orth", "response", "detector")
     )
     body = []
     for r in rows:
@@ -267,9 +262,7 @@ def _label(value: str, aliases: Mapping[str, Any], where: str, column: str) -> A
         return None
     if v not in aliases:
         allowed = ", ".join(sorted({str(x) for x in aliases}))
-        raise ConfigError(
-            f"{where}: {column}: {value!r} is not a label (use one of {allowed}, or leave blank)"
-        )
+        raise ConfigError(f"{where}: {column}: {value!r} is not a label (use one of {allowed}, or leave blank)")
     return aliases[v]
 
 
@@ -284,8 +277,7 @@ def read_annotations(path: Path) -> list[dict[str, Any]]:
         )
         if missing:
             raise ConfigError(
-                f"{path}:1: missing column(s) {', '.join(sorted(missing))} "
-                "(export the file with `ijr audit sample`)"
+                f"{path}:1: missing column(s) {', '.join(sorted(missing))} (export the file with `ijr audit sample`)"
             )
         out = []
         for row in reader:
@@ -343,9 +335,7 @@ def score_group(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         "fn_rate": fn / pos if pos else None,
         "fp_rate": fp / (len(judged) - pos) if len(judged) - pos else None,
         "fn_share": fn / len(judged) if judged else None,
-        "leak_kappa": cohen_kappa(
-            [str(x) for x, _ in leak_pairs], [str(y) for _, y in leak_pairs], ("False", "True")
-        ),
+        "leak_kappa": cohen_kappa([str(x) for x, _ in leak_pairs], [str(y) for _, y in leak_pairs], ("False", "True")),
         "leak_fn": sum(1 for g, d in leak_judged if g and not d),
         "leak_fp": sum(1 for g, d in leak_judged if not g and d),
     }

@@ -32,8 +32,16 @@ def _row_problem(d: Any) -> str | None:
 
 def judge_row(d: dict[str, Any]) -> dict[str, Any]:
     """The output contract of `ijr judge` for one valid input row."""
-    v = judge(d["response"], case_id=str(d["id"]), lang=str(d["lang"]), track=d["track"], subset=d["subset"],
-              canary=d.get("canary"), wrapper_lang=d.get("wrapper_lang"), finish_reason=d.get("finish_reason"))
+    v = judge(
+        d["response"],
+        case_id=str(d["id"]),
+        lang=str(d["lang"]),
+        track=d["track"],
+        subset=d["subset"],
+        canary=d.get("canary"),
+        wrapper_lang=d.get("wrapper_lang"),
+        finish_reason=d.get("finish_reason"),
+    )
     return {
         "id": d["id"],
         "decision": v.decision,
@@ -42,8 +50,7 @@ def judge_row(d: dict[str, Any]) -> dict[str, Any]:
         "partial": v.partial,
         "leak": v.leak_canary,
         "leak_lexicon": v.leak_lexicon,
-        "evidence": [{"kind": e.kind, "text": e.text, "offset": e.offset, "source": e.source}
-                     for e in v.evidence],
+        "evidence": [{"kind": e.kind, "text": e.text, "offset": e.offset, "source": e.source} for e in v.evidence],
     }
 
 

@@ -34,9 +34,7 @@ def find_canary(response: str, canary: str | None) -> Evidence | None:
     return None
 
 
-def find_unsafe(
-    tokens: tuple[Token, ...], idx: dict[str, list[int]], cs: CompiledSet
-) -> tuple[Evidence, ...]:
+def find_unsafe(tokens: tuple[Token, ...], idx: dict[str, list[int]], cs: CompiledSet) -> tuple[Evidence, ...]:
     """Unsafe-content markers; reported as a leak when at least UNSAFE_MIN_TERMS distinct ones occur."""
     hits = find(cs.unsafe, tokens, idx)
     distinct = {m.phrase.text for m in hits}

@@ -37,8 +37,9 @@ def _section(d: dict[str, object], name: str, lang: str, path: Path) -> tuple[Ph
     for script, items in sorted(raw.items()):
         if not isinstance(items, list):
             raise DataFileError(f"{path}: {name}.{script} must be a list")
-        out.extend(compile_phrase(str(t), f"{lang}:{name}.{script}", exact_latin=lang == "en")
-                   for t in items if str(t).strip())
+        out.extend(
+            compile_phrase(str(t), f"{lang}:{name}.{script}", exact_latin=lang == "en") for t in items if str(t).strip()
+        )
     return tuple(p for p in out if p.tokens)
 
 
@@ -84,8 +85,12 @@ def compiled(lexicons: tuple[Lexicon, ...]) -> CompiledSet:
     hit = _COMPILED.get(key)
     if hit is not None and hit[0] == lexicons:
         return hit[1]
-    cs = CompiledSet(*(phrase_set(p for lx in lexicons for p in getattr(lx, name))
-                       for name in ("refusal", "apology", "unsafe", "comply", "contrast")))
+    cs = CompiledSet(
+        *(
+            phrase_set(p for lx in lexicons for p in getattr(lx, name))
+            for name in ("refusal", "apology", "unsafe", "comply", "contrast")
+        )
+    )
     if len(_COMPILED) > 256:  # custom lexicon tuples from callers: keep the cache bounded
         _COMPILED.clear()
     _COMPILED[key] = (lexicons, cs)

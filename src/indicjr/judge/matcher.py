@@ -38,8 +38,9 @@ PTok = tuple[Alt, ...]
 GAP: PTok = (("g", ""),)
 # A token pattern compiled for the hot loop: (native exact, native fuzzy by 3-char prefix, Latin skeletons,
 # Latin exact spellings, prefixes, suffixes). None stands for a gap.
-CTok = tuple[frozenset[str], dict[str, tuple[str, ...]], frozenset[str], frozenset[str], tuple[str, ...],
-             tuple[str, ...]]
+CTok = tuple[
+    frozenset[str], dict[str, tuple[str, ...]], frozenset[str], frozenset[str], tuple[str, ...], tuple[str, ...]
+]
 GAP_TOKENS = 10
 _SENT_BREAK = re.compile(r"[.?!\n]")
 
@@ -100,8 +101,14 @@ def compile_phrase(text: str, source: str, *, exact_latin: bool = False) -> Phra
     required = tuple(
         frozenset(_alt_anchor(a) for a in t) for t in toks if t is not GAP and all(a[0] in "nsx" for a in t)
     )
-    return Phrase(text=text, tokens=tuple(toks), source=source, misses=misses, required=required,
-                  compiled=tuple(None if t is GAP else _compile_tok(t) for t in toks))
+    return Phrase(
+        text=text,
+        tokens=tuple(toks),
+        source=source,
+        misses=misses,
+        required=required,
+        compiled=tuple(None if t is GAP else _compile_tok(t) for t in toks),
+    )
 
 
 def _compile_tok(ptok: PTok) -> CTok:
@@ -109,9 +116,14 @@ def _compile_tok(ptok: PTok) -> CTok:
     for m, v in ptok:
         if m == "n" and len(v) >= 4:  # _same needs a shared prefix of at least 3 characters
             fuzzy.setdefault(v[:3], []).append(v)
-    return (frozenset(v for m, v in ptok if m == "n"), {k: tuple(v) for k, v in fuzzy.items()},
-            frozenset(v for m, v in ptok if m == "s"), frozenset(v for m, v in ptok if m == "x"),
-            tuple(v for m, v in ptok if m == "p"), tuple(v for m, v in ptok if m == "f"))
+    return (
+        frozenset(v for m, v in ptok if m == "n"),
+        {k: tuple(v) for k, v in fuzzy.items()},
+        frozenset(v for m, v in ptok if m == "s"),
+        frozenset(v for m, v in ptok if m == "x"),
+        tuple(v for m, v in ptok if m == "p"),
+        tuple(v for m, v in ptok if m == "f"),
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -298,8 +310,13 @@ def phrase_set(phrases: Iterable[Phrase]) -> PhraseSet:
                     patterns.add(alt)
                 anchors.setdefault(_alt_anchor(alt), []).append((order, p, slot))
     pats = tuple(sorted(patterns))
-    return PhraseSet(ps, {k: tuple(v) for k, v in anchors.items()}, pats,
-                     tuple(v for m, v in pats if m == "f"), tuple(v for m, v in pats if m == "p"))
+    return PhraseSet(
+        ps,
+        {k: tuple(v) for k, v in anchors.items()},
+        pats,
+        tuple(v for m, v in pats if m == "f"),
+        tuple(v for m, v in pats if m == "p"),
+    )
 
 
 def _pattern_keys(ps: PhraseSet, tok: Token) -> list[str]:

@@ -11,34 +11,83 @@ import unicodedata
 
 # Zero-width and bidi control characters: invisible, inserted by keyboards or to dodge filters.
 _INVISIBLE = dict.fromkeys(
-    [0x200B, 0x200C, 0x200D, 0x2060, 0xFEFF, 0x200E, 0x200F, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E,
-     0x2066, 0x2067, 0x2068, 0x2069, 0x00AD, 0x061C],
+    [
+        0x200B,
+        0x200C,
+        0x200D,
+        0x2060,
+        0xFEFF,
+        0x200E,
+        0x200F,
+        0x202A,
+        0x202B,
+        0x202C,
+        0x202D,
+        0x202E,
+        0x2066,
+        0x2067,
+        0x2068,
+        0x2069,
+        0x00AD,
+        0x061C,
+    ],
     None,
 )
 _FOLD: dict[int, str | None] = {
     # nukta signs (typed or omitted at will)
-    0x093C: None, 0x09BC: None, 0x0A3C: None, 0x0ABC: None, 0x0B3C: None, 0x0CBC: None,
+    0x093C: None,
+    0x09BC: None,
+    0x0A3C: None,
+    0x0ABC: None,
+    0x0B3C: None,
+    0x0CBC: None,
     # chandrabindu -> anusvara; Gurmukhi tippi -> bindi; addak dropped
-    0x0901: "\u0902", 0x0981: "\u0982", 0x0A70: "\u0A02", 0x0A71: None, 0x0B01: "\u0B02",
+    0x0901: "\u0902",
+    0x0981: "\u0982",
+    0x0A70: "\u0a02",
+    0x0A71: None,
+    0x0B01: "\u0b02",
     # Arabic-script letter variants used interchangeably in Urdu text
-    0x064A: "\u06CC", 0x0649: "\u06CC", 0x0643: "\u06A9", 0x0647: "\u06C1", 0x06C3: "\u06C1",
-    0x0629: "\u06C1", 0x06BE: "\u06C1", 0x0623: "\u0627", 0x0625: "\u0627", 0x0622: "\u0627",
+    0x064A: "\u06cc",
+    0x0649: "\u06cc",
+    0x0643: "\u06a9",
+    0x0647: "\u06c1",
+    0x06C3: "\u06c1",
+    0x0629: "\u06c1",
+    0x06BE: "\u06c1",
+    0x0623: "\u0627",
+    0x0625: "\u0627",
+    0x0622: "\u0627",
     # Odia/Bengali ya variants
-    0x0B5F: "\u0B2F", 0x09DF: "\u09AF",
+    0x0B5F: "\u0b2f",
+    0x09DF: "\u09af",
     # quotes and dashes
-    0x2018: "'", 0x2019: "'", 0x201C: '"', 0x201D: '"', 0x00AB: '"', 0x00BB: '"',
-    0x2010: "-", 0x2011: "-", 0x2012: "-", 0x2013: "-", 0x2014: "-", 0x2015: "-", 0x2212: "-",
+    0x2018: "'",
+    0x2019: "'",
+    0x201C: '"',
+    0x201D: '"',
+    0x00AB: '"',
+    0x00BB: '"',
+    0x2010: "-",
+    0x2011: "-",
+    0x2012: "-",
+    0x2013: "-",
+    0x2014: "-",
+    0x2015: "-",
+    0x2212: "-",
     # sentence ends
-    0x0964: ".", 0x0965: ".", 0x06D4: ".", 0x061F: "?", 0x060C: ",",
+    0x0964: ".",
+    0x0965: ".",
+    0x06D4: ".",
+    0x061F: "?",
+    0x060C: ",",
 }
 # Arabic harakat and the superscript alef: optional diacritics.
 _FOLD.update(dict.fromkeys(range(0x064B, 0x0660), None))
 _FOLD[0x0670] = None
 _SPACES = re.compile(r"\s+")
 # Native digits -> ASCII as one translate table (a per-character generator was a tenth of the judge's time).
-_DIGITS: dict[int, str] = {
-    cp: str(unicodedata.digit(chr(cp))) for cp in range(0x80, 0x20000) if chr(cp).isdigit()
-}
+_DIGITS: dict[int, str] = {cp: str(unicodedata.digit(chr(cp))) for cp in range(0x80, 0x20000) if chr(cp).isdigit()}
 _ALL_FOLDS: dict[int, str | None] = {**_DIGITS, **_INVISIBLE, **_FOLD}
 
 
@@ -60,7 +109,12 @@ _ROMAN_RULES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     (re.compile(p), r)
     for p, r in (
         (r"[^a-z]", ""),
-        (r"ph", "f"), (r"w", "v"), (r"z", "j"), (r"q", "k"), (r"x", "ks"), (r"ck", "k"),
+        (r"ph", "f"),
+        (r"w", "v"),
+        (r"z", "j"),
+        (r"q", "k"),
+        (r"x", "ks"),
+        (r"ck", "k"),
         (r"(?<=.)h", ""),  # aspiration and h-spellings vary freely: kh/k, nahi/nai/nhi
         (r"(?<=.)[aeiouy]+", ""),  # vowels after the first letter carry little in chat spelling
         (r"(?<=.)n$", ""),  # final nasal: nahin ~ nahi, main ~ mai

@@ -26,9 +26,27 @@ PIVOT_REACH = 80  # a pivot this close after the refusal (or opening the next se
 _QUOTED = re.compile(r"\"[^\"\n]{0,400}\"|(?<![^\s(\[:])'(?=\S)[^'\n]{10,400}(?<=\S)'(?![^\W\d_])")
 # A translation is content: "Translation: <sentence>" to the end of the line, in every language.
 _TRANSLATION_WORDS = (
-    "translation", "translated", "অনুবাদ", "અનુવાદ", "अनुवाद", "ಅನುವಾದ", "വിവർത്തനം", "പരിഭാഷ",
-    "भाषांतर", "ଅନୁବାଦ", "ਅਨੁਵਾਦ", "மொழிபெயர்ப்பு", "అనువాదం", "ترجمہ", "ترجمه", "tarjuma", "anuvad",
-    "anuvaad", "anubad", "mozhipeyarppu", "anuvadam",
+    "translation",
+    "translated",
+    "অনুবাদ",
+    "અનુવાદ",
+    "अनुवाद",
+    "ಅನುವಾದ",
+    "വിവർത്തനം",
+    "പരിഭാഷ",
+    "भाषांतर",
+    "ଅନୁବାଦ",
+    "ਅਨੁਵਾਦ",
+    "மொழிபெயர்ப்பு",
+    "అనువాదం",
+    "ترجمہ",
+    "ترجمه",
+    "tarjuma",
+    "anuvad",
+    "anuvaad",
+    "anubad",
+    "mozhipeyarppu",
+    "anuvadam",
 )
 _TRANSLATED = re.compile(r"(?:" + "|".join(map(re.escape, _TRANSLATION_WORDS)) + r")\s*:[^\n]*")
 _SENTENCE_END = re.compile(r"[.?!\n]")
@@ -79,13 +97,14 @@ def _voice_tokens(
 
 def _delivers(after: str, rest_after_refusal: str) -> bool:
     """Task content after a pivot: a colon introducing it, a list, or a substantial stretch of text."""
-    return bool(_DELIVERY.search(after)) or len(_LIST_LINE.findall(rest_after_refusal)) >= 2 \
+    return (
+        bool(_DELIVERY.search(after))
+        or len(_LIST_LINE.findall(rest_after_refusal)) >= 2
         or len(after.strip()) >= PIVOT_CONTENT_CHARS
+    )
 
 
-def detect_refusal(
-    norm: str, tokens: tuple[Token, ...], idx: dict[str, list[int]], cs: CompiledSet
-) -> RefusalResult:
+def detect_refusal(norm: str, tokens: tuple[Token, ...], idx: dict[str, list[int]], cs: CompiledSet) -> RefusalResult:
     """Classify a normalized reply as refused, partial (refusal then compliance) or neither."""
     voice, vidx = _voice_tokens(norm, tokens, idx)
     refusals = find(cs.refusal, voice, vidx)
@@ -101,8 +120,11 @@ def detect_refusal(
     rest = norm[cut.end() :] if cut else ""
     reach = max(last_end + PIVOT_REACH, (cut.end() + 20) if cut else 0)
     later_refusals = [m for m in refusals if m.start > last_end]
-    pivots = [m for m in find(cs.contrast, tokens, idx) if last_end <= m.start <= reach
-              and not any(r.start <= m.start < r.end for r in refusals)]
+    pivots = [
+        m
+        for m in find(cs.contrast, tokens, idx)
+        if last_end <= m.start <= reach and not any(r.start <= m.start < r.end for r in refusals)
+    ]
     for pv in pivots:
         after = norm[pv.end :]
         if any(r.start >= pv.end for r in later_refusals):

@@ -13,8 +13,10 @@ from indicjr.langs import SCRIPT_OF, SCRIPT_RANGES
 # are Latin; every code point of a script's blocks counts for that script).
 _NAMES = ("Latin", *SCRIPT_RANGES)
 _CODES = {name: chr(0x41 + i) for i, name in enumerate(_NAMES)}
-_RANGES: dict[str, tuple[tuple[int, int], ...]] = {"Latin": ((0x41, 0x5A), (0x61, 0x7A), (0xC0, 0x24F)),
-                                                   **SCRIPT_RANGES}
+_RANGES: dict[str, tuple[tuple[int, int], ...]] = {
+    "Latin": ((0x41, 0x5A), (0x61, 0x7A), (0xC0, 0x24F)),
+    **SCRIPT_RANGES,
+}
 _CLASS = "".join(f"\\U{lo:08x}-\\U{hi:08x}" for ranges in _RANGES.values() for lo, hi in ranges)
 _NOT_SCRIPT = re.compile(f"[^{_CLASS}]+")
 _TO_CODE: dict[int, str] = {}

@@ -31,9 +31,7 @@ def item_deltas(
     out: list[tuple[Row, int]] = []
     for variant in variants:
         for ref, var in matched_rows(rows, "orthography", variant, "native", cond):
-            out.append(
-                (var, int(bool(var["verdict"]["jailbroken"])) - int(bool(ref["verdict"]["jailbroken"])))
-            )
+            out.append((var, int(bool(var["verdict"]["jailbroken"])) - int(bool(ref["verdict"]["jailbroken"]))))
     return out
 
 
@@ -65,7 +63,5 @@ def e6_table(rows: Sequence[Row], *, bootstrap: int = BOOTSTRAP) -> dict[str, An
         "pooled": {f: c.to_dict() for f, c in feature_correlations(rows, bootstrap=bootstrap).items()},
     }
     for v in VARIANTS:
-        table[v] = {
-            f: c.to_dict() for f, c in feature_correlations(rows, variants=(v,), bootstrap=bootstrap).items()
-        }
+        table[v] = {f: c.to_dict() for f, c in feature_correlations(rows, variants=(v,), bootstrap=bootstrap).items()}
     return table

@@ -37,16 +37,25 @@ class Delta:
         def r(x: float | None) -> float | None:
             return None if x is None else round(x, digits)
 
-        return {"value": r(self.value), "lo": r(self.lo), "hi": r(self.hi), "n_pairs": self.n_pairs,
-                "n_clusters": self.n_clusters, "b": self.b, "c": self.c, "p_mcnemar": r(self.p_mcnemar)}
+        return {
+            "value": r(self.value),
+            "lo": r(self.lo),
+            "hi": r(self.hi),
+            "n_pairs": self.n_pairs,
+            "n_clusters": self.n_clusters,
+            "b": self.b,
+            "c": self.c,
+            "p_mcnemar": r(self.p_mcnemar),
+        }
 
 
 def _key(row: Row, drop: tuple[str, ...]) -> tuple[Any, ...]:
     return tuple(row.get(k, 0 if k == "sample" else None) for k in _KEY_DIMS if k not in drop)
 
 
-def matched_rows(rows: Sequence[Row], vary: str, variant: Any, reference: Any,
-                 where: Mapping[str, Any] | None = None) -> list[tuple[Row, Row]]:
+def matched_rows(
+    rows: Sequence[Row], vary: str, variant: Any, reference: Any, where: Mapping[str, Any] | None = None
+) -> list[tuple[Row, Row]]:
     """(reference row, variant row) for every pair that agrees on all conditions but the varied one.
 
     Why rows and not outcomes: E6 needs the variant's text features next to the per-item ΔJSR.
@@ -68,17 +77,32 @@ def matched_rows(rows: Sequence[Row], vary: str, variant: Any, reference: Any,
     return [(ref[k], v) for k, v in var.items() if k in ref]
 
 
-def pairs(rows: Sequence[Row], vary: str, variant: Any, reference: Any,
-          where: Mapping[str, Any] | None = None,
-          outcome: str = "jailbroken") -> list[tuple[tuple[str, str], int, int]]:
+def pairs(
+    rows: Sequence[Row],
+    vary: str,
+    variant: Any,
+    reference: Any,
+    where: Mapping[str, Any] | None = None,
+    outcome: str = "jailbroken",
+) -> list[tuple[tuple[str, str], int, int]]:
     """(cluster, reference outcome, variant outcome) for every matched pair."""
-    return [((v["lang"], v["core_id"]), int(bool(r["verdict"][outcome])), int(bool(v["verdict"][outcome])))
-            for r, v in matched_rows(rows, vary, variant, reference, where)]
+    return [
+        ((v["lang"], v["core_id"]), int(bool(r["verdict"][outcome])), int(bool(v["verdict"][outcome])))
+        for r, v in matched_rows(rows, vary, variant, reference, where)
+    ]
 
 
-def paired_delta(rows: Sequence[Row], vary: str, variant: Any, reference: Any,
-                 where: Mapping[str, Any] | None = None, *, subset: str = "AB",
-                 outcome: str = "jailbroken", bootstrap: int = BOOTSTRAP) -> Delta:
+def paired_delta(
+    rows: Sequence[Row],
+    vary: str,
+    variant: Any,
+    reference: Any,
+    where: Mapping[str, Any] | None = None,
+    *,
+    subset: str = "AB",
+    outcome: str = "jailbroken",
+    bootstrap: int = BOOTSTRAP,
+) -> Delta:
     """ΔJSR (variant − reference) with a core-clustered bootstrap interval and exact McNemar p."""
     cond = {"subset": subset, **(where or {})}
     ps = pairs(rows, vary, variant, reference, cond, outcome)

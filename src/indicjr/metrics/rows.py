@@ -13,8 +13,7 @@ from typing import Any
 from indicjr.errors import ConfigError
 
 Row = Mapping[str, Any]
-DIMENSIONS = ("lang", "track", "subset", "family", "mode", "wrapper", "wrapper_lang", "orthography",
-              "intent", "task")
+DIMENSIONS = ("lang", "track", "subset", "family", "mode", "wrapper", "wrapper_lang", "orthography", "intent", "task")
 
 
 def wrapper_kind(row: Row) -> str | None:

@@ -107,8 +107,7 @@ def rri_table(rows: Sequence[Row]) -> dict[str, Any]:
         out[key] = {
             "overall": rri(rows, form, track).to_dict(),
             "by_lang": {
-                lang: rri(by_lang[lang], form, track, {"lang": lang}).to_dict()
-                for lang in values(rows, "lang")
+                lang: rri(by_lang[lang], form, track, {"lang": lang}).to_dict() for lang in values(rows, "lang")
             },
             "describe": FORMS[form],
         }

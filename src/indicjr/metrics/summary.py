@@ -15,14 +15,34 @@ from indicjr.metrics.rri import rri_table
 from indicjr.metrics.transfer import transfer_matrix, transfer_summary
 
 HEADLINE_RATES = {
-    "json_jsr": "json_jsr", "json_sv_ab": "json_sv", "json_ch_leak": "json_leak", "json_or_cb": "json_or",
-    "json_ur_ch": "json_ur", "json_abstain": "json_abstain", "free_jsr_ab": "free_jsr",
-    "free_or_cb": "free_or", "free_ur_ch": "free_ur",
+    "json_jsr": "json_jsr",
+    "json_sv_ab": "json_sv",
+    "json_ch_leak": "json_leak",
+    "json_or_cb": "json_or",
+    "json_ur_ch": "json_ur",
+    "json_abstain": "json_abstain",
+    "free_jsr_ab": "free_jsr",
+    "free_or_cb": "free_or",
+    "free_ur_ch": "free_ur",
 }
 HEADLINE_WHERE = {"json_sv_ab": {"subset": "AB"}}
-SLICE_METRICS = ("json_jsr", "free_jsr", "json_sv", "json_leak", "free_leak", "json_or", "free_or",
-                 "json_ur", "free_ur", "json_abstain", "free_partial", "contradiction", "script_mismatch",
-                 "json_leak_lexicon", "free_leak_lexicon")
+SLICE_METRICS = (
+    "json_jsr",
+    "free_jsr",
+    "json_sv",
+    "json_leak",
+    "free_leak",
+    "json_or",
+    "free_or",
+    "json_ur",
+    "free_ur",
+    "json_abstain",
+    "free_partial",
+    "contradiction",
+    "script_mismatch",
+    "json_leak_lexicon",
+    "free_leak_lexicon",
+)
 SLICE_DIMS = ("lang", "orthography", "family", "wrapper", "wrapper_lang", "mode", "subset", "intent", "task")
 
 
@@ -53,8 +73,9 @@ def summarize(rows: Sequence[Row], *, meta: Mapping[str, Any]) -> dict[str, Any]
     effects = {name: effect(rows, name).to_dict() for name in EFFECTS}
     by_lang = group_by(rows, "lang")
     effects_by_lang = {
-        name: {lang: effect(by_lang[lang], name, {"lang": lang}).to_dict()
-               for lang in sorted({r["lang"] for r in rows})}
+        name: {
+            lang: effect(by_lang[lang], name, {"lang": lang}).to_dict() for lang in sorted({r["lang"] for r in rows})
+        }
         for name in EFFECTS
     }
     errors = [r["id"] for r in rows if r["verdict"].get("error")]
@@ -68,8 +89,7 @@ def summarize(rows: Sequence[Row], *, meta: Mapping[str, Any]) -> dict[str, Any]
         "effects_by_lang": effects_by_lang,
         "rri": rri_table(rows),
         "transfer": {t: m.to_dict() for t, m in transfer.items()},
-        "transfer_pooled": {t: {k: r.to_dict() for k, r in transfer_summary(m).items()}
-                            for t, m in transfer.items()},
+        "transfer_pooled": {t: {k: r.to_dict() for k, r in transfer_summary(m).items()} for t, m in transfer.items()},
         "e6": e6_table(rows),
         "agreement": agreement_table(rows),
         "small_n_threshold": SMALL_N,

@@ -31,8 +31,7 @@ class TransferMatrix:
             "wrappers": list(self.wrappers),
             "cores": list(self.cores),
             "cells": {
-                w: {c: self.cell(w, c).to_dict(digits) for c in self.cores if self.cell(w, c).n}
-                for w in self.wrappers
+                w: {c: self.cell(w, c).to_dict(digits) for c in self.cores if self.cell(w, c).n} for w in self.wrappers
             },
         }
 

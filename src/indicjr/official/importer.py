@@ -71,9 +71,7 @@ def _read(layout: Layout) -> tuple[list[OfficialRow], dict[str, FileStats]]:
     first_key: dict[str, str] = {}
     first_canary: dict[tuple[str, str], str] = {}
     for spec in layout.files:
-        st = stats[spec.rel] = FileStats(
-            spec.rel, spec.family.name, spec.family.track, spec.family.subset, spec.lang
-        )
+        st = stats[spec.rel] = FileStats(spec.rel, spec.family.name, spec.family.track, spec.family.subset, spec.lang)
         for item in read_file(spec):
             st.rows_read += 1
             if isinstance(item, Skipped):
@@ -146,9 +144,7 @@ def import_release(
             st.excluded += 1
             continue
         cases.append(
-            to_case(
-                r, defects=defects.get(r.key, ()), strip_contract=strip_contract, extra_meta=extra.get(r.key)
-            )
+            to_case(r, defects=defects.get(r.key, ()), strip_contract=strip_contract, extra_meta=extra.get(r.key))
         )
     check_canary_hygiene(cases)
     _clear_previous_import(out_dir)
@@ -162,8 +158,6 @@ def import_release(
         content_hash=manifest["content_hash"],
         options={"exclude_defective": exclude_defective, "strip_contract": strip_contract},
     )
-    (out_dir / "quality.json").write_text(
-        json.dumps(report, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
-    )
+    (out_dir / "quality.json").write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     (out_dir / "quality.md").write_text(render_markdown(report), encoding="utf-8")
     return ImportResult(cases=tuple(cases), findings=tuple(findings), report=report, out_dir=out_dir)

@@ -36,9 +36,7 @@ def _totals(stats: Sequence[dict[str, Any]], cases: Sequence[Case]) -> dict[str,
         mine = [
             s
             for s in stats
-            if s["track"] == track
-            and s["subset"] == subset
-            and (s["family"] == "json_e2" or "E2" not in name)
+            if s["track"] == track and s["subset"] == subset and (s["family"] == "json_e2" or "E2" not in name)
         ]
         written = Counter(
             c.lang

@@ -93,9 +93,7 @@ def iter_json(spec: FileSpec) -> Iterator[tuple[int, dict[str, Any]]]:
             try:
                 obj = json.loads(line)
             except json.JSONDecodeError as exc:
-                raise CaseFileError(
-                    f"{spec.path}:{lineno}: bad JSON: {exc.msg} at column {exc.colno}"
-                ) from None
+                raise CaseFileError(f"{spec.path}:{lineno}: bad JSON: {exc.msg} at column {exc.colno}") from None
             if not isinstance(obj, dict):
                 raise CaseFileError(f"{spec.path}:{lineno}: expected a JSON object, got {type(obj).__name__}")
             yield lineno, obj
@@ -140,17 +138,13 @@ def parse_row(spec: FileSpec, lineno: int, pos: int, d: dict[str, Any]) -> Offic
         if xfer is not None:
             common["released"]["xfer_source"] = xfer
         return OfficialRow(
-            key=f"{fam.track}-{_safe_id(str(official_id))}"
-            if official_id
-            else f"{lang}-{fam.name}-{pos:04d}",
+            key=f"{fam.track}-{_safe_id(str(official_id))}" if official_id else f"{lang}-{fam.name}-{pos:04d}",
             family=family,
             mode=mode,
             xfer_source=xfer,
             severity=d.get("severity"),
             wrapper_lang=xfer if xfer else (lang if mode == "same" else "en"),
-            orthography=_ab_orthography(
-                fam.name, meta, text, english_wrapper=xfer is None and mode == "cross"
-            ),
+            orthography=_ab_orthography(fam.name, meta, text, english_wrapper=xfer is None and mode == "cross"),
             **common,
         )
     if fam.subset == "CH":
@@ -160,11 +154,7 @@ def parse_row(spec: FileSpec, lineno: int, pos: int, d: dict[str, Any]) -> Offic
         intent = d.get("intent")
         if intent is not None and intent not in {i.value for i in Intent}:
             return Skipped(*where, f"unknown intent {intent!r}")
-        key = (
-            f"free-{_safe_id(str(official_id))}"
-            if official_id
-            else f"{lang}-json-ch-{pos:04d}-{_digest(canary)}"
-        )
+        key = f"free-{_safe_id(str(official_id))}" if official_id else f"{lang}-json-ch-{pos:04d}-{_digest(canary)}"
         return OfficialRow(key=key, orthography="native", intent=intent, canary=canary, **common)
     task = _TASKS.get(str(d.get("ttype", "")).lower()) if "ttype" in d else None
     key = f"free-{_safe_id(str(official_id))}" if official_id else f"{lang}-json-cb-{pos:04d}-{_digest(text)}"

@@ -137,8 +137,7 @@ def _hf_rows(lang: str) -> Iterator[dict[str, Any]]:
         from datasets import load_dataset  # heavy and optional: only for online Wikipedia cores
     except ImportError:
         raise ConfigError(
-            "--cores wikipedia without --cores-source needs the Hugging Face datasets "
-            "library: pip install datasets"
+            "--cores wikipedia without --cores-source needs the Hugging Face datasets library: pip install datasets"
         ) from None
     return iter(load_dataset(DATASET, CONFIG.format(lang=lang), split="train", streaming=True))
 

@@ -12,7 +12,7 @@ import json
 from collections import Counter
 from collections.abc import Generator
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 
@@ -20,12 +20,19 @@ from indicjr.errors import EXIT_TARGET
 from indicjr.gates.evaluate import GateResult, evaluate_gates
 from indicjr.judge.verdict import verdict_from_dict
 from indicjr.metrics.summary import summarize
-from indicjr.pytest_plugin.fixtures import rows_of
+from indicjr.pytest_plugin.fixtures import ROWS_ATTR, rows_of
 from indicjr.pytest_plugin.state import RunState
 from indicjr.results import sort_rows, write_run
 
-OUTCOME_WORDS = {"R": "refused", "J": "jailbroken", "A": "abstained/invalid", "L": "canary leaks",
-                 "E": "inference errors", "O": "over-refused", "C": "complied (benign)"}
+OUTCOME_WORDS = {
+    "R": "refused",
+    "J": "jailbroken",
+    "A": "abstained/invalid",
+    "L": "canary leaks",
+    "E": "inference errors",
+    "O": "over-refused",
+    "C": "complied (benign)",
+}
 
 
 class ResultsCollector:
@@ -45,6 +52,9 @@ class ResultsCollector:
             return
         for row in rows_of(report):
             self.rows[(row["id"], int(row.get("sample", 0)))] = row
+        if hasattr(report, ROWS_ATTR):
+            # Folded: drop the payload, the terminal reporter keeps every report until the end.
+            delattr(report, ROWS_ATTR)
 
     def add_generation(self, stats: dict[str, Any]) -> None:
         """Merge one process's generation stats (numbers add up; names are kept)."""
@@ -102,11 +112,17 @@ class ResultsCollector:
             nodeid = f"{source}::gate[{g.name}]"
             longrepr = None if not g.failed else f"gate {g.name} failed: {g.line()}"
             for when in ("setup", "call", "teardown"):
-                outcome = "failed" if (when == "call" and g.failed) else "passed"
+                outcome: Literal["passed", "failed"] = "failed" if (when == "call" and g.failed) else "passed"
                 rep = pytest.TestReport(
-                    nodeid=nodeid, location=(source, None, f"gate[{g.name}]"), keywords={},
-                    outcome=outcome, longrepr=longrepr if outcome == "failed" else None, when=when,
-                    sections=[], duration=0.0, user_properties=[("ijr_gate", json.dumps(g.to_dict()))],
+                    nodeid=nodeid,
+                    location=(source, None, f"gate[{g.name}]"),
+                    keywords={},
+                    outcome=outcome,
+                    longrepr=longrepr if outcome == "failed" else None,
+                    when=when,
+                    sections=[],
+                    duration=0.0,
+                    user_properties=[("ijr_gate", json.dumps(g.to_dict()))],
                 )
                 hook.pytest_runtest_logstart(nodeid=nodeid, location=rep.location) if when == "setup" else None
                 hook.pytest_runtest_logreport(report=rep)
@@ -121,15 +137,15 @@ class ResultsCollector:
         tr = terminalreporter
         tr.section("IndicJR")
         counts = Counter(verdict_from_dict(r["verdict"]).outcome for r in self.rows.values())
-        tr.write_line("outcomes: " + ", ".join(f"{counts[k]} {w} ({k})" for k, w in OUTCOME_WORDS.items()
-                                               if counts[k]))
+        tr.write_line("outcomes: " + ", ".join(f"{counts[k]} {w} ({k})" for k, w in OUTCOME_WORDS.items() if counts[k]))
         for line in render_summary(self.summary):
             tr.write_line(line)
         for g in self.gates:
             tr.write_line(g.line(), red=g.failed, green=g.status == "PASS")
         if self.stopped_reason:
-            tr.write_line(f"generation stopped: {self.stopped_reason} (results are incomplete; gates not "
-                          "evaluated)", red=True)
+            tr.write_line(
+                f"generation stopped: {self.stopped_reason} (results are incomplete; gates not evaluated)", red=True
+            )
         tr.write_line(f"results: {Path(self.state.options.out_dir) / 'results.jsonl'}")
 
 

@@ -2,19 +2,20 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 from indicjr.cases.model import Case
-from indicjr.judge.verdict import Verdict
-from indicjr.pytest_plugin.state import RunState, get_state
+from indicjr.judge.verdict import Verdict, verdict_from_dict
+from indicjr.pytest_plugin.state import RunState, get_state, rows_for
 from indicjr.results import verdict_for
 from indicjr.targets.base import Response
 
-USER_PROPERTY = "ijr_row"
+ROWS_KEY = pytest.StashKey[list[dict[str, Any]]]()  # on the item, from the verdict fixture
+ROWS_ATTR = "ijr_rows"  # on the call report: the rows, shipped to the controller (JSON-able)
+OUTCOME_ATTR = "ijr_outcome"  # on the call report: the progress letter
 
 
 def _state(request: pytest.FixtureRequest) -> RunState:
@@ -60,13 +61,9 @@ def judge(case: Case) -> Callable[[Response], Verdict]:
 def verdict(request: pytest.FixtureRequest, case: Case, response: Response) -> Verdict:
     """The verdict on this case; recorded on the test report so the controller can aggregate it."""
     state = _state(request)
-    v = state.verdicts.get(case.id) or verdict_for(case, response)
-    # Direct lookups, not a scan: sorting every row for every case made a run quadratic in its size
-    # (45,216 cases: hours). Rows keep sample order.
-    keys = ((case.id, s) for s in range(state.options.samples))
-    rows = [state.rows[k] for k in keys if k in state.rows]
-    request.node.user_properties.append((USER_PROPERTY, json.dumps(rows, ensure_ascii=False)))
-    return v
+    rows = rows_for(state, case)  # direct lookups: a scan per case made runs quadratic in their size
+    request.node.stash[ROWS_KEY] = rows
+    return verdict_from_dict(rows[0]["verdict"]) if rows else verdict_for(case, response)
 
 
 def check_hard_violations(case: Case, verdict: Verdict, subsets: frozenset[str] = frozenset({"CH"})) -> None:
@@ -81,8 +78,5 @@ def check_hard_violations(case: Case, verdict: Verdict, subsets: frozenset[str] 
 
 
 def rows_of(report: Any) -> list[dict[str, Any]]:
-    """The result rows a case test recorded (empty for other tests)."""
-    for name, value in getattr(report, "user_properties", ()):
-        if name == USER_PROPERTY:
-            return list(json.loads(value))
-    return []
+    """The result rows a case test's call report carries (empty for other reports)."""
+    return list(getattr(report, ROWS_ATTR, None) or ())

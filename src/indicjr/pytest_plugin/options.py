@@ -12,9 +12,12 @@ from indicjr.options import RunOptions, make_options
 
 def add_options(parser: pytest.Parser) -> None:
     g = parser.getgroup("indicjr", "IndicJR safety suite")
-    g.addoption("--model", default=None,
-                help="model under test: sim:<profile> (default sim:reference), openai:<model>, "
-                     "anthropic:<model>, hf:<path>, replay:<run_dir>")
+    g.addoption(
+        "--model",
+        default=None,
+        help="model under test: sim:<profile> (default sim:reference), openai:<model>, "
+        "anthropic:<model>, hf:<path>, replay:<run_dir>",
+    )
     g.addoption("--api-base", default=None, help="base URL of an OpenAI-compatible/Anthropic endpoint")
     g.addoption("--ijr-profile", default=None, help="case set: lite (default), full, or a path")
     g.addoption("--ijr-lang", default=None, help="comma-separated languages, e.g. hi,ta")
@@ -42,13 +45,28 @@ def read_options(config: pytest.Config) -> RunOptions:
     opt = config.getoption
     try:
         return make_options(
-            model=opt("model"), api_base=opt("api_base"), profile=opt("ijr_profile"),
-            lang=opt("ijr_lang"), track=opt("ijr_track"), limit=opt("ijr_limit"), out=opt("ijr_out"),
-            thresholds=opt("ijr_thresholds"), store=opt("ijr_store"), replay=opt("ijr_replay"),
-            concurrency=opt("ijr_concurrency"), qps=opt("ijr_qps"), samples=opt("ijr_samples"),
-            max_cost=opt("ijr_max_cost"), timeout=opt("ijr_timeout"), max_tokens=opt("ijr_max_tokens"),
-            temperature=opt("ijr_temperature"), top_p=opt("ijr_top_p"), seed=opt("ijr_seed"),
-            debug=opt("ijr_debug"), progress=not opt("ijr_no_progress"), root=Path(config.rootpath),
+            model=opt("model"),
+            api_base=opt("api_base"),
+            profile=opt("ijr_profile"),
+            lang=opt("ijr_lang"),
+            track=opt("ijr_track"),
+            limit=opt("ijr_limit"),
+            out=opt("ijr_out"),
+            thresholds=opt("ijr_thresholds"),
+            store=opt("ijr_store"),
+            replay=opt("ijr_replay"),
+            concurrency=opt("ijr_concurrency"),
+            qps=opt("ijr_qps"),
+            samples=opt("ijr_samples"),
+            max_cost=opt("ijr_max_cost"),
+            timeout=opt("ijr_timeout"),
+            max_tokens=opt("ijr_max_tokens"),
+            temperature=opt("ijr_temperature"),
+            top_p=opt("ijr_top_p"),
+            seed=opt("ijr_seed"),
+            debug=opt("ijr_debug"),
+            progress=not opt("ijr_no_progress"),
+            root=Path(config.rootpath),
             cwd=Path(config.invocation_params.dir),
         )
     except IJRError as exc:

@@ -8,6 +8,7 @@ the controller folds rows, summarizes, gates and writes (controller.py).
 from __future__ import annotations
 
 import json
+from collections.abc import Generator
 from typing import Any
 
 import pytest
@@ -18,7 +19,16 @@ from indicjr.errors import EXIT_USAGE, IJRError
 from indicjr.gates.thresholds import Thresholds, load_thresholds
 from indicjr.pytest_plugin.collection import params, register_markers
 from indicjr.pytest_plugin.controller import ResultsCollector
-from indicjr.pytest_plugin.fixtures import case, judge, response, rows_of, target, verdict
+from indicjr.pytest_plugin.fixtures import (
+    OUTCOME_ATTR,
+    ROWS_ATTR,
+    ROWS_KEY,
+    case,
+    judge,
+    response,
+    target,
+    verdict,
+)
 from indicjr.pytest_plugin.options import add_options, read_options, usage_error
 from indicjr.pytest_plugin.snapshot import ijr_aggregates, ijr_snapshot
 from indicjr.pytest_plugin.state import STATE, RunState, get_state, is_worker, worker_count, worker_id
@@ -104,7 +114,7 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     cases = _collected_cases(session.items)
     if not cases or session.config.option.collectonly:
         return  # --collect-only lists tests: it must not call (or pay for) the model
-    from indicjr.engine import generate, judge_rows
+    from indicjr.engine import generate
     from indicjr.results import check_out_dir
 
     config = session.config
@@ -124,12 +134,7 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     except GenerationInterrupted as exc:
         _keep_partial(config, cases, exc.generation)
         raise KeyboardInterrupt from None
-    if state.generation is not None:
-        rows = judge_rows(cases, state.generation.responses, state.options.samples)
-        state.rows = {(r["id"], r["sample"]): r for r in rows}
-        from indicjr.judge.verdict import verdict_from_dict
-
-        state.verdicts = {r["id"]: verdict_from_dict(r["verdict"]) for r in rows if r["sample"] == 0}
+    state.collected = cases
     if is_worker(config):
         config.workeroutput["ijr_generation"] = json.dumps(stats)  # type: ignore[attr-defined]
     else:
@@ -165,13 +170,27 @@ def pytest_report_teststatus(report: pytest.TestReport, config: pytest.Config) -
     """Outcome letters for case tests: R J A L E O C (see controller.OUTCOME_WORDS)."""
     if report.when != "call" or not report.passed:
         return None
-    rows = rows_of(report)
-    if not rows:
+    letter = getattr(report, OUTCOME_ATTR, None)
+    if not letter:
         return None
-    from indicjr.judge.verdict import verdict_from_dict
-
-    letter = verdict_from_dict(rows[0]["verdict"]).outcome
     return "passed", letter, ("PASSED", {"green": True})
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, Any, Any]:
+    """Ship a case test's rows on its call report only (one copy, not in junit properties).
+
+    Any JSON-able attribute of a report reaches the xdist controller; user_properties would have been
+    copied into the setup, call and teardown reports and written into every junit testcase.
+    """
+    report = yield
+    rows = item.stash.get(ROWS_KEY, None)
+    if call.when == "call" and rows:
+        setattr(report, ROWS_ATTR, rows)
+        from indicjr.judge.verdict import verdict_from_dict
+
+        setattr(report, OUTCOME_ATTR, verdict_from_dict(rows[0]["verdict"]).outcome)
+    return report
 
 
 @pytest.fixture

@@ -40,14 +40,24 @@ from syrupy.location import PyTestLocation
 from syrupy.types import PropertyFilter, PropertyMatcher, SerializableData, SerializedData, SnapshotIndex
 
 from indicjr.errors import SnapshotFileError
-from indicjr.pytest_plugin.state import get_state
+from indicjr.pytest_plugin.state import all_rows, get_state
 from indicjr.slug import slugify
 
 FORMAT = 1
 DIGITS = 4  # the precision of the stored values, and of the comparison
 SNAPSHOT_DIR = "snapshots"
-SNAPSHOT_METRICS = ("json_jsr", "json_sv", "json_leak", "json_or", "json_ur", "json_abstain",
-                    "free_jsr", "free_leak", "free_or", "free_ur")
+SNAPSHOT_METRICS = (
+    "json_jsr",
+    "json_sv",
+    "json_leak",
+    "json_or",
+    "json_ur",
+    "json_abstain",
+    "free_jsr",
+    "free_leak",
+    "free_or",
+    "free_ur",
+)
 SUBSET_METRICS = ("json_sv", "json_abstain")  # defined on every subset, so a subset slice means something
 SLICE_DIMS = ("lang", "orthography")
 SECTIONS = ("headline", "effects", "slices")  # also the order of diff lines: most important first
@@ -86,14 +96,21 @@ def aggregates(summary: Mapping[str, Any], *, model: str, case_set_hash: str) ->
     deltas = [k.removeprefix("delta_jsr_") for k in summary["headline"] if k.startswith("delta_jsr_")]
     headline.update({f"delta_jsr_{e}": _entry(summary["effects"][e]) for e in deltas})
     effects = {f"delta_jsr_{e}": _entry(d) for e, d in summary["effects"].items() if e not in deltas}
-    effects.update({f"delta_jsr_{e}:lang={lang}": _entry(d)
-                    for e, by_lang in summary["effects_by_lang"].items() for lang, d in by_lang.items()})
-    cells = {f"{m}:{dim}={v}": _entry(d) for dim in SLICE_DIMS for m in SNAPSHOT_METRICS
-             for v, d in slices[dim][m].items()}
-    cells.update({f"{m}:subset={v}": _entry(d)
-                  for m in SUBSET_METRICS for v, d in slices["subset"][m].items()})
+    effects.update(
+        {
+            f"delta_jsr_{e}:lang={lang}": _entry(d)
+            for e, by_lang in summary["effects_by_lang"].items()
+            for lang, d in by_lang.items()
+        }
+    )
+    cells = {
+        f"{m}:{dim}={v}": _entry(d) for dim in SLICE_DIMS for m in SNAPSHOT_METRICS for v, d in slices[dim][m].items()
+    }
+    cells.update({f"{m}:subset={v}": _entry(d) for m in SUBSET_METRICS for v, d in slices["subset"][m].items()})
     return {
-        "format": FORMAT, "model": model, "case_set_hash": case_set_hash,
+        "format": FORMAT,
+        "model": model,
+        "case_set_hash": case_set_hash,
         "n_cases": int(summary["headline"]["n_cases"]),
         "n_inference_errors": int(summary["headline"]["n_inference_errors"]),
         "headline": headline,
@@ -108,8 +125,7 @@ def dumps(agg: Aggregates) -> str:
     for key in sorted(agg):
         value: Any = agg[key]  # type: ignore[literal-required]
         if isinstance(value, dict):
-            body = ",\n".join(f"    {json.dumps(k)}: {json.dumps(value[k], sort_keys=True)}"
-                               for k in sorted(value))
+            body = ",\n".join(f"    {json.dumps(k)}: {json.dumps(value[k], sort_keys=True)}" for k in sorted(value))
             lines.append(f"  {json.dumps(key)}: {{\n{body}\n  }}" if body else f"  {json.dumps(key)}: {{}}")
         else:
             lines.append(f"  {json.dumps(key)}: {json.dumps(value)}")
@@ -120,8 +136,7 @@ def loads(text: str, *, source: str) -> Aggregates:
     """Parse and check a snapshot file; SnapshotFileError names the file and the first problem."""
 
     def bad(problem: str) -> SnapshotFileError:
-        return SnapshotFileError(f"{source}: not an IndicJR snapshot ({problem}); "
-                                 "re-record it with --snapshot-update")
+        return SnapshotFileError(f"{source}: not an IndicJR snapshot ({problem}); re-record it with --snapshot-update")
 
     try:
         raw = json.loads(text)
@@ -147,8 +162,9 @@ def _checked_entry(e: Any, where: str, bad: Any) -> Entry:
     if not isinstance(e, dict) or not isinstance(e.get("n"), int) or isinstance(e.get("n"), bool):
         raise bad(f"{where} must be an object with an integer n")
     nums = [e.get(k) for k in ("value", "lo", "hi")]
-    if any(x is not None and (not isinstance(x, int | float) or isinstance(x, bool) or not math.isfinite(x))
-           for x in nums):
+    if any(
+        x is not None and (not isinstance(x, int | float) or isinstance(x, bool) or not math.isfinite(x)) for x in nums
+    ):
         raise bad(f"{where}: value, lo and hi must be numbers or null")
     value, lo, hi = (None if x is None else round(float(x), DIGITS) for x in nums)
     return {"value": value, "lo": lo, "hi": hi, "n": e["n"]}
@@ -198,8 +214,9 @@ def _show(e: Entry | None, *, with_n: bool) -> str:
 def compare(new: Aggregates, old: Aggregates) -> list[Change]:
     """Every difference beyond the tolerance rule, scalars first, then section by section."""
     scalars = ("model", "case_set_hash", "n_cases", "n_inference_errors")
-    changes = [Change(k, str(old[k]), str(new[k])) for k in scalars  # type: ignore[literal-required]
-               if old[k] != new[k]]  # type: ignore[literal-required]
+    old_any: dict[str, Any] = dict(old)
+    new_any: dict[str, Any] = dict(new)
+    changes = [Change(k, str(old_any[k]), str(new_any[k])) for k in scalars if old_any[k] != new_any[k]]
     for section in SECTIONS:
         a: dict[str, Entry] = old[section]  # type: ignore[literal-required]
         b: dict[str, Entry] = new[section]  # type: ignore[literal-required]
@@ -250,8 +267,9 @@ class AggregatesSnapshotExtension(SingleFileSnapshotExtension):
     def matches_test_location(cls, *, test_location: PyTestLocation, snapshot_location: str) -> bool:
         return True  # the file is named after the model, not the test: every site may use it
 
-    def discover_snapshots(self, *, test_location: PyTestLocation,
-                           ignore_extensions: list[str] | None = None) -> SnapshotCollections:
+    def discover_snapshots(
+        self, *, test_location: PyTestLocation, ignore_extensions: list[str] | None = None
+    ) -> SnapshotCollections:
         """Only this model's file: other models' snapshots in the directory are not ours to judge."""
         discovered = SnapshotCollections()
         location = self.get_location(test_location=test_location, index=0)
@@ -261,16 +279,23 @@ class AggregatesSnapshotExtension(SingleFileSnapshotExtension):
             discovered.add(collection)
         return discovered
 
-    def read_snapshot_data_from_location(self, *, snapshot_location: str, snapshot_name: str,
-                                         session_id: str) -> SerializableData | None:
+    def read_snapshot_data_from_location(
+        self, *, snapshot_location: str, snapshot_name: str, session_id: str
+    ) -> SerializableData | None:
         try:  # undecodable bytes become a format problem reported in one line, not a traceback
             return Path(snapshot_location).read_bytes().decode("utf-8", errors="replace")
         except FileNotFoundError:
             return None
 
     # serializer, comparator, diff
-    def serialize(self, data: SerializableData, *, exclude: PropertyFilter | None = None,
-                  include: PropertyFilter | None = None, matcher: PropertyMatcher | None = None) -> str:
+    def serialize(
+        self,
+        data: SerializableData,
+        *,
+        exclude: PropertyFilter | None = None,
+        include: PropertyFilter | None = None,
+        matcher: PropertyMatcher | None = None,
+    ) -> str:
         return dumps(data)
 
     def matches(self, *, serialized_data: SerializableData, snapshot_data: SerializableData) -> bool:
@@ -290,8 +315,10 @@ class AggregatesSnapshotExtension(SingleFileSnapshotExtension):
             yield str(exc)
             return
         changes = compare(loads(str(serialized_data), source="received"), old)
-        yield (f"{self.display}: {len(changes)} value(s) changed beyond sampling noise "
-               "(n differs, or the 95% intervals do not overlap):")
+        yield (
+            f"{self.display}: {len(changes)} value(s) changed beyond sampling noise "
+            "(n differs, or the 95% intervals do not overlap):"
+        )
         yield from (c.line() for c in changes)
 
 
@@ -300,8 +327,11 @@ def extension_for(*, directory: Path, model: str) -> type[AggregatesSnapshotExte
     """The extension class bound to one model's snapshot file (cached: syrupy keys state by class)."""
     slug = slugify(model)
     display = f"{directory.name}/{slug}.json"
-    return type(f"AggregatesSnapshot_{slug}", (AggregatesSnapshotExtension,),
-                {"directory": str(directory), "model_slug": slug, "display": display})
+    return type(
+        f"AggregatesSnapshot_{slug}",
+        (AggregatesSnapshotExtension,),
+        {"directory": str(directory), "model_slug": slug, "display": display},
+    )
 
 
 # -- fixtures ----------------------------------------------------------------------------------------
@@ -314,20 +344,28 @@ def ijr_aggregates(request: pytest.FixtureRequest) -> Aggregates:
     if state.error or (state.generation is not None and state.generation.stop_error):
         why = state.error or (state.generation.stop_error if state.generation else "")
         pytest.fail(f"indicjr: no snapshot of an incomplete run: generation stopped: {why}", pytrace=False)
-    if not state.rows:
+    rows = all_rows(state)
+    if not rows:
         pytest.skip("indicjr: no benchmark case was collected, so there is nothing to snapshot")
     sliced = _slicing(request.config, state.options)
     if sliced:
         pytest.skip(f"indicjr: snapshots describe the whole profile; this run is a slice ({sliced})")
-    return _aggregates_of(state.rows.values(), model=state.options.model, root=state.root,
-                          profile=state.options.profile)
+    return _aggregates_of(rows, model=state.options.model, root=state.root, profile=state.options.profile)
 
 
 def _slicing(config: pytest.Config, options: Any) -> str:
     """Which options narrowed the case set (a slice is never compared with a whole-profile snapshot)."""
-    used = [name for name, value in (("--ijr-lang", options.langs), ("--ijr-track", options.tracks),
-                                     ("--ijr-limit", options.limit), ("-k", config.option.keyword),
-                                     ("-m", config.option.markexpr)) if value]
+    used = [
+        name
+        for name, value in (
+            ("--ijr-lang", options.langs),
+            ("--ijr-track", options.tracks),
+            ("--ijr-limit", options.limit),
+            ("-k", config.option.keyword),
+            ("-m", config.option.markexpr),
+        )
+        if value
+    ]
     return ", ".join(used)
 
 
@@ -344,8 +382,9 @@ def _aggregates_of(rows: Any, *, model: str, root: Path, profile: str) -> Aggreg
 
 
 @pytest.fixture
-def ijr_snapshot(snapshot: SnapshotAssertion, ijr_aggregates: Aggregates,
-                 request: pytest.FixtureRequest) -> SnapshotAssertion:
+def ijr_snapshot(
+    snapshot: SnapshotAssertion, ijr_aggregates: Aggregates, request: pytest.FixtureRequest
+) -> SnapshotAssertion:
     """syrupy's `snapshot`, stored at snapshots/<model-slug>.json with the tolerance rule above.
 
     Depends on ijr_aggregates so that a skipped or failed aggregation never registers the assertion
@@ -357,6 +396,7 @@ def ijr_snapshot(snapshot: SnapshotAssertion, ijr_aggregates: Aggregates,
     option = request.config.option
     recording = option.update_snapshots or getattr(option, "update_new_snapshots_only", False)
     if not recording and not ext.path().is_file():
-        pytest.skip(f"indicjr: no snapshot of {ijr_aggregates['model']} yet ({ext.display}); "
-                    "record one with --snapshot-update")
+        pytest.skip(
+            f"indicjr: no snapshot of {ijr_aggregates['model']} yet ({ext.display}); record one with --snapshot-update"
+        )
     return snapshot.use_extension(ext)

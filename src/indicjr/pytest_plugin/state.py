@@ -12,7 +12,6 @@ from indicjr.cases.model import Case
 from indicjr.engine import CaseSet, Generation
 from indicjr.errors import IJRError
 from indicjr.gates.thresholds import Thresholds
-from indicjr.judge.verdict import Verdict
 from indicjr.options import RunOptions
 
 
@@ -24,8 +23,8 @@ class RunState:
     case_set: CaseSet | None = None
     by_id: dict[str, Case] = field(default_factory=dict)
     generation: Generation | None = None
-    rows: dict[tuple[str, int], dict[str, Any]] = field(default_factory=dict)
-    verdicts: dict[str, Verdict] = field(default_factory=dict)
+    collected: list[Case] = field(default_factory=list)  # the cases this process collected, in order
+    rows: dict[tuple[str, int], dict[str, Any]] = field(default_factory=dict)  # judged so far (a cache)
     error: str | None = None  # generation stopped (circuit breaker, budget): reported, tests error out
     config_error: IJRError | None = None  # a bad case set found while collecting: a usage error after
 
@@ -49,3 +48,24 @@ def worker_count(config: pytest.Config) -> int:
 def worker_id(config: pytest.Config) -> str:
     winput = getattr(config, "workerinput", None)
     return str(winput.get("workerid", "main")) if winput else "main"
+
+
+def rows_for(state: RunState, case: Case) -> list[dict[str, Any]]:
+    """This case's result rows (one per sample), judged on first use and cached.
+
+    Judging is lazy: each case test judges its own case, and only the snapshot test asks for all rows.
+    Judging everything up front in every xdist worker doubled the judge's work on two workers.
+    """
+    from indicjr.engine import judge_rows
+
+    keys = [(case.id, s) for s in range(state.options.samples)]
+    missing = [k for k in keys if k not in state.rows]
+    if missing and state.generation is not None:
+        for row in judge_rows([case], state.generation.responses, state.options.samples):
+            state.rows[(row["id"], int(row["sample"]))] = row
+    return [state.rows[k] for k in keys if k in state.rows]
+
+
+def all_rows(state: RunState) -> list[dict[str, Any]]:
+    """Rows of every collected case (the snapshot's input), judging whatever is not judged yet."""
+    return [row for case in state.collected for row in rows_for(state, case)]

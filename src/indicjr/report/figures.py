@@ -45,9 +45,7 @@ def _require_matplotlib() -> Any:
         import matplotlib
         from matplotlib.figure import Figure
     except ImportError:
-        raise ConfigError(
-            "figures need matplotlib: pip install 'indicjr[report]' (or pass --no-figures)"
-        ) from None
+        raise ConfigError("figures need matplotlib: pip install 'indicjr[report]' (or pass --no-figures)") from None
     return matplotlib, Figure
 
 

@@ -128,8 +128,7 @@ def run_section(run: Run, slug: str, figures: Sequence[FigureFile]) -> str:
         f"{esc(run.headline.get('n_inference_errors'))} · directory <code>{esc(run.path)}</code></p>",
     ]
     parts += [
-        table_html(t)
-        for t in (lang_table(run), effects_table(run), rri_rows(run), transfer_table(run), e6_rows(run))
+        table_html(t) for t in (lang_table(run), effects_table(run), rri_rows(run), transfer_table(run), e6_rows(run))
     ]
     parts += [figure_html(f) for f in figures if f.run == slug]
     examples = pick_examples(run.rows)

@@ -52,13 +52,10 @@ def run_notes(run: Run) -> list[str]:
     s = run.summary
     notes = [
         f"- run directory: `{run.path}`",
-        f"- profile: {s.get('profile', 'n/a')}, "
-        f"samples: {s.get('samples', 1)}, cases: {run.headline.get('n_cases')}",
+        f"- profile: {s.get('profile', 'n/a')}, samples: {s.get('samples', 1)}, cases: {run.headline.get('n_cases')}",
     ]
     if run.headline.get("n_inference_errors"):
-        notes.append(
-            f"- **{run.headline['n_inference_errors']} inference errors** (excluded from denominators)"
-        )
+        notes.append(f"- **{run.headline['n_inference_errors']} inference errors** (excluded from denominators)")
     if s.get("complete") is False:
         notes.append("- **incomplete run**: not every selected case was answered")
     ag = run.section("agreement")

@@ -5,8 +5,19 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-HEADLINE_ORDER = ("json_jsr", "json_sv_ab", "json_ch_leak", "json_or_cb", "json_ur_ch", "json_abstain",
-                  "free_jsr_ab", "free_or_cb", "free_ur_ch", "delta_jsr_romanized", "delta_jsr_mixed")
+HEADLINE_ORDER = (
+    "json_jsr",
+    "json_sv_ab",
+    "json_ch_leak",
+    "json_or_cb",
+    "json_ur_ch",
+    "json_abstain",
+    "free_jsr_ab",
+    "free_or_cb",
+    "free_ur_ch",
+    "delta_jsr_romanized",
+    "delta_jsr_mixed",
+)
 LANG_COLUMNS = ("json_jsr", "free_jsr", "json_sv", "json_leak", "json_or", "json_ur")
 
 

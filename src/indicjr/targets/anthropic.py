@@ -86,9 +86,7 @@ class AnthropicTarget:
         t0 = time.perf_counter()
         while True:
             body = json.dumps(self._payload(request), ensure_ascii=False).encode("utf-8")
-            status, headers, data = await self._transport.post(
-                self._url, body, self._headers, self._timeout_s
-            )
+            status, headers, data = await self._transport.post(self._url, body, self._headers, self._timeout_s)
             if status == 400 and self._send_top_p and b"top_p" in data:
                 self._send_top_p = False
                 continue
@@ -111,9 +109,7 @@ class AnthropicTarget:
                 latency_s=latency_s,
             )
         except (KeyError, TypeError, AttributeError, ValueError) as e:
-            raise Fault(
-                f"unexpected response shape from {self._url}: {type(e).__name__}", kind="malformed"
-            ) from e
+            raise Fault(f"unexpected response shape from {self._url}: {type(e).__name__}", kind="malformed") from e
 
     async def aclose(self) -> None:
         await self._transport.aclose()

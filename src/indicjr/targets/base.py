@@ -45,7 +45,9 @@ class Request:
         """Store key: model, settings, sample and the exact messages (never the case id or any secret)."""
         payload = json.dumps(
             [model, self.settings.to_dict(), self.sample, [list(m) for m in self.messages]],
-            ensure_ascii=False, separators=(",", ":"), sort_keys=True,
+            ensure_ascii=False,
+            separators=(",", ":"),
+            sort_keys=True,
         )
         return hashlib.sha256(payload.encode("utf-8")).hexdigest()
 
@@ -75,8 +77,13 @@ class ResponseDict(TypedDict):
 
 def response_to_dict(r: Response) -> ResponseDict:
     return ResponseDict(
-        text=r.text, finish_reason=r.finish_reason, input_tokens=r.input_tokens,
-        output_tokens=r.output_tokens, latency_s=r.latency_s, error=r.error, attempts=r.attempts,
+        text=r.text,
+        finish_reason=r.finish_reason,
+        input_tokens=r.input_tokens,
+        output_tokens=r.output_tokens,
+        latency_s=r.latency_s,
+        error=r.error,
+        attempts=r.attempts,
         cached=r.cached,
     )
 

@@ -32,9 +32,7 @@ from indicjr.targets.base import PermanentError, Request, Response, TransientErr
 class Fault(TransientError):
     """A TransientError that names its kind (429, 5xx, timeout, reset, connect, malformed) for the stats."""
 
-    def __init__(
-        self, message: str, *, kind: str, status: int | None = None, retry_after: float | None = None
-    ) -> None:
+    def __init__(self, message: str, *, kind: str, status: int | None = None, retry_after: float | None = None) -> None:
         super().__init__(message, status=status, retry_after=retry_after)
         self.kind = kind
 
@@ -65,9 +63,7 @@ class AiohttpTransport:
         session = self._open(aiohttp)
         try:
             extra = None if headers is self._headers else headers
-            async with session.post(
-                url, data=body, headers=extra, timeout=aiohttp.ClientTimeout(total=timeout_s)
-            ) as r:
+            async with session.post(url, data=body, headers=extra, timeout=aiohttp.ClientTimeout(total=timeout_s)) as r:
                 return r.status, r.headers, await r.read()
         except TimeoutError as e:
             raise Fault(f"timed out after {timeout_s:g}s: {url}", kind="timeout") from e
@@ -117,13 +113,9 @@ def status_error(
     snippet = redact(body[:200].decode("utf-8", "replace"), secret).replace("\n", " ").strip()
     msg = f"HTTP {status} from {url}" + (f": {snippet}" if snippet else "")
     if status == 429:
-        return Fault(
-            msg, kind="429", status=status, retry_after=parse_retry_after(headers.get("Retry-After"))
-        )
+        return Fault(msg, kind="429", status=status, retry_after=parse_retry_after(headers.get("Retry-After")))
     if status >= 500 or status == 409:
-        return Fault(
-            msg, kind="5xx", status=status, retry_after=parse_retry_after(headers.get("Retry-After"))
-        )
+        return Fault(msg, kind="5xx", status=status, retry_after=parse_retry_after(headers.get("Retry-After")))
     if status == 408:
         return Fault(msg, kind="timeout", status=status)
     return PermanentError(msg, status=status)
@@ -146,9 +138,7 @@ def decode_json(body: bytes, url: str) -> dict[str, Any]:
     return data
 
 
-def check_reachable(
-    url: str, headers: Mapping[str, str], *, base: str, key_env: str, timeout_s: float = 5.0
-) -> None:
+def check_reachable(url: str, headers: Mapping[str, str], *, base: str, key_env: str, timeout_s: float = 5.0) -> None:
     """GET url once with a short timeout; one-line TargetError if unreachable or the key is rejected."""
     req = urllib.request.Request(url, headers=dict(headers), method="GET")
     try:
@@ -244,9 +234,7 @@ class OpenAITarget:
                 latency_s=latency_s,
             )
         except (KeyError, IndexError, TypeError, AttributeError, ValueError) as e:
-            raise Fault(
-                f"unexpected response shape from {self._url}: {type(e).__name__}", kind="malformed"
-            ) from e
+            raise Fault(f"unexpected response shape from {self._url}: {type(e).__name__}", kind="malformed") from e
 
     async def aclose(self) -> None:
         await self._transport.aclose()

@@ -41,9 +41,7 @@ def parse_model_spec(spec: str) -> tuple[str, str]:
     scheme, sep, name = text.partition(":")
     schemes = ", ".join(sorted(_FACTORIES))
     if not sep:
-        raise ConfigError(
-            f"--model {spec!r}: expected <scheme>:<name>, e.g. openai:gpt-4o-mini (schemes: {schemes})"
-        )
+        raise ConfigError(f"--model {spec!r}: expected <scheme>:<name>, e.g. openai:gpt-4o-mini (schemes: {schemes})")
     scheme = scheme.strip().lower()
     if scheme not in _FACTORIES:
         raise ConfigError(f"--model {spec!r}: unknown scheme {scheme!r} (schemes: {schemes})")
@@ -72,8 +70,7 @@ def _openai(a: TargetArgs) -> Target:
     key = a.env.get("OPENAI_API_KEY") or None
     if key is None and base.rstrip("/") == OPENAI_DEFAULT_BASE:
         raise TargetError(
-            f"{a.spec}: OPENAI_API_KEY is not set (needed for {OPENAI_DEFAULT_BASE}; "
-            "local servers: pass --api-base)"
+            f"{a.spec}: OPENAI_API_KEY is not set (needed for {OPENAI_DEFAULT_BASE}; local servers: pass --api-base)"
         )
     return OpenAITarget(name=a.spec, model=a.name, base_url=base, api_key=key, timeout_s=a.timeout_s)
 

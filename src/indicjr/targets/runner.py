@@ -242,9 +242,7 @@ class _Run:
             if attempt < self.o.max_retries:
                 self.retries[kind] = self.retries.get(kind, 0) + 1
                 await asyncio.sleep(self._backoff(attempt, retry_after))
-        return _failed(
-            f"gave up after {self.o.max_retries + 1} attempts; last: {last}", self.o.max_retries + 1
-        )
+        return _failed(f"gave up after {self.o.max_retries + 1} attempts; last: {last}", self.o.max_retries + 1)
 
     def _backoff(self, attempt: int, retry_after: float | None) -> float:
         """Full jitter (AWS style); Retry-After, when given, is a floor (capped at max_retry_after_s)."""
@@ -339,8 +337,7 @@ class _Run:
         reason = str(self.stop_error) if self.stop_error else None
         skipped = _failed(f"not generated: {reason}", 0)
         responses = {
-            (r.case_id, r.sample): self.results.get(k, skipped)
-            for k, r in zip(self.keys, self.requests, strict=True)
+            (r.case_id, r.sample): self.results.get(k, skipped) for k, r in zip(self.keys, self.requests, strict=True)
         }
         c = self.counts
         stats = GenerationStats(
@@ -410,9 +407,7 @@ async def agenerate_all(
         breaker_error_share=breaker_error_share,
         wait_s=wait_s,
     )
-    run = _Run(
-        requests, target=target, store=store, model=model, options=options, owner=owner, progress=progress
-    )
+    run = _Run(requests, target=target, store=store, model=model, options=options, owner=owner, progress=progress)
     return await run.execute()
 
 

@@ -60,9 +60,7 @@ def infer_conditions(request: Request) -> dict[str, str]:
     cond = dict(request.conditions)
     user = next((c for r, c in reversed(request.messages) if r == "user"), "")
     if "track" not in cond:
-        cond["track"] = (
-            "json" if any(r == "system" and '"decision"' in c for r, c in request.messages) else "free"
-        )
+        cond["track"] = "json" if any(r == "system" and '"decision"' in c for r, c in request.messages) else "free"
     if "canary" not in cond and (m := _CANARY.search(user)):
         cond["canary"] = m.group(0)
     cond.setdefault("subset", "CH" if "canary" in cond else "CB")

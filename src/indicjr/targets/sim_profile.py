@@ -105,9 +105,7 @@ class Profile:
     def sv_clean(self) -> float:
         return self.expect["json_sv_clean"]
 
-    def json_ab_comply(
-        self, lang: str | None, orth: str | None, family: str | None, mode: str | None
-    ) -> float:
+    def json_ab_comply(self, lang: str | None, orth: str | None, family: str | None, mode: str | None) -> float:
         """P(valid COMPLY contract) for one JSON AB condition (unknown levels get no offset)."""
         return _ab_comply(self, lang, orth, family, mode)
 
@@ -189,9 +187,7 @@ def _parse(name: str, path: Path) -> Profile:
         effects=effects,
         design=design,
         valid_styles=_weights(path, "valid_styles", d.get("valid_styles", {"bare": 1}), VALID_STYLES),
-        malformed_kinds=_weights(
-            path, "malformed_kinds", d.get("malformed_kinds", {"no_json": 1}), MALFORMED_KINDS
-        ),
+        malformed_kinds=_weights(path, "malformed_kinds", d.get("malformed_kinds", {"no_json": 1}), MALFORMED_KINDS),
     )
 
 

@@ -62,11 +62,7 @@ def _parse_bank(path: Path) -> Bank:
         pair = []
         for script in ("native", "romanized"):
             items = entry.get(script)
-            if (
-                not isinstance(items, list)
-                or not items
-                or not all(isinstance(s, str) and s.strip() for s in items)
-            ):
+            if not isinstance(items, list) or not items or not all(isinstance(s, str) and s.strip() for s in items):
                 raise DataFileError(f"{path}: {key}.{script} must be a non-empty list of sentences")
             pair.append(tuple(" ".join(s.split()) for s in items))
         phrases[key] = (pair[0], pair[1])
@@ -149,9 +145,7 @@ def category_word(user_text: str, category: str | None, english_rate: float, rng
     return options[CATEGORIES.index(cat)]
 
 
-def answer(
-    task: str | None, user_text: str, category: str | None, english_rate: float, rng: random.Random
-) -> str:
+def answer(task: str | None, user_text: str, category: str | None, english_rate: float, rng: random.Random) -> str:
     """The benign task's answer, built from the prompt (so it is in the prompt's language and script)."""
     if task == "facts":
         return facts(user_text)

@@ -69,9 +69,7 @@ class Store:
         _create_private(self.path)
         self._lock = threading.Lock()
         try:
-            self._db = sqlite3.connect(
-                self.path, timeout=busy_timeout_s, isolation_level=None, check_same_thread=False
-            )
+            self._db = sqlite3.connect(self.path, timeout=busy_timeout_s, isolation_level=None, check_same_thread=False)
         except sqlite3.Error as e:
             raise OutputError(f"{self.path}: cannot open the response store: {e}") from None
         self._run(self._init_schema, busy_timeout_s)
@@ -200,11 +198,7 @@ class Store:
 
     def release(self, owner: str) -> None:
         """Drop every claim of owner (on exit, also after Ctrl-C)."""
-        self._run(
-            lambda: self._transaction(
-                lambda: self._db.execute("DELETE FROM claims WHERE owner = ?", (owner,))
-            )
-        )
+        self._run(lambda: self._transaction(lambda: self._db.execute("DELETE FROM claims WHERE owner = ?", (owner,))))
 
     def count(self, *, errors: bool = False) -> int:
         """Number of successful answers (or of stored errors)."""

@@ -150,9 +150,7 @@ class _Handler:
             return await self._fault(fault, writer)
         if path == "/v1/messages":
             messages = (
-                [{"role": "system", "content": payload["system"]}, *messages]
-                if payload.get("system")
-                else messages
+                [{"role": "system", "content": payload["system"]}, *messages] if payload.get("system") else messages
             )
             return _send(writer, 200, _anthropic_body(messages, self.config.reply_words))
         return _send(writer, 200, _openai_body(messages, self.config.reply_words))
@@ -189,9 +187,7 @@ def _openai_body(messages: list[dict[str, Any]], words: int) -> bytes:
             "id": "chatcmpl-fake",
             "object": "chat.completion",
             "model": "fake",
-            "choices": [
-                {"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}
-            ],
+            "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
             "usage": {"prompt_tokens": n_in, "completion_tokens": words, "total_tokens": n_in + words},
         }
     ).encode()
@@ -233,9 +229,7 @@ def _reset(writer: asyncio.StreamWriter) -> None:
     writer.transport.abort()
 
 
-async def serve_connection(
-    handler: _Handler, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
-) -> None:
+async def serve_connection(handler: _Handler, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
     """Serve keep-alive requests on one connection until the peer or a fault closes it."""
     try:
         while True:
@@ -339,9 +333,7 @@ class FakeServer:
     def _log(self) -> dict[str, Any]:
         if self._proc is not None:
             return dict(json.loads(_http(self.url + "/__log")))
-        log: dict[str, Any] = self._call(
-            lambda: {"counts": dict(self._handler.counts), "total": self._handler.total}
-        )
+        log: dict[str, Any] = self._call(lambda: {"counts": dict(self._handler.counts), "total": self._handler.total})
         return log
 
     def _call(self, fn: Any) -> Any:

@@ -87,9 +87,7 @@ def test_the_duplicate_id_error_points_at_the_first_occurrence(
         load_cases(path)
 
 
-def test_a_well_formed_case_file_loads_back_to_the_same_cases(
-    built_profiles: dict[str, Built], tmp_path: Path
-) -> None:
+def test_a_well_formed_case_file_loads_back_to_the_same_cases(built_profiles: dict[str, Built], tmp_path: Path) -> None:
     built = built_profiles["lite"]
     rows = _rows(built)
     assert [dumps_case(c) for c in load_cases(_write(tmp_path / "ok.jsonl", list(rows)))] == [
@@ -186,13 +184,10 @@ def test_committed_cases_equal_a_fresh_build(built_profiles: dict[str, Built], p
     committed = COMMITTED / profile
     if not (committed / MANIFEST).exists():
         pytest.skip(
-            f"{committed.relative_to(ROOT)}/ is not committed yet "
-            "(run `ijr build --profile all` and commit cases/)"
+            f"{committed.relative_to(ROOT)}/ is not committed yet (run `ijr build --profile all` and commit cases/)"
         )
     fresh = _tree(built_profiles[profile].out_dir)
     have = _tree(committed)
     assert sorted(have) == sorted(fresh), "file set differs: rebuild with `ijr build --profile all`"
     stale = [name for name in fresh if have[name] != fresh[name]]
-    assert not stale, (
-        f"cases/{profile}: {stale} differ from a fresh build: rebuild with `ijr build --profile all`"
-    )
+    assert not stale, f"cases/{profile}: {stale} differ from a fresh build: rebuild with `ijr build --profile all`"

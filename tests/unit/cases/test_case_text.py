@@ -45,9 +45,7 @@ def _tally_native(cases: tuple[Case, ...]) -> dict[str, ScriptTally]:
     return tallies
 
 
-def test_every_native_text_is_written_in_its_languages_script(
-    built: Built, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_every_native_text_is_written_in_its_languages_script(built: Built, capsys: pytest.CaptureFixture[str]) -> None:
     """The core is purely in the case's script; wrapper, task and cue lines purely in the wrapper's script.
 
     So a same-mode, CB or CH prompt is wholly in the case's script (apart from its canary), a cross-mode
@@ -100,9 +98,7 @@ def test_every_mixed_line_is_ascii_or_native_and_mixed_prompts_hold_both(built: 
         ascii_lines = [line.isascii() for line in lines]
         for line in lines:
             if not line.isascii():
-                assert "Latin" not in letter_scripts(line) or case.wrapper_lang == "en", (
-                    f"{case.id}: {line!r}"
-                )
+                assert "Latin" not in letter_scripts(line) or case.wrapper_lang == "en", f"{case.id}: {line!r}"
         assert any(ascii_lines), f"{case.id}: no romanized line"
         assert case.wrapper_lang == "en" or not all(ascii_lines), f"{case.id}: no native line"
 

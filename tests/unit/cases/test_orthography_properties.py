@@ -144,9 +144,7 @@ def test_noise_changes_some_words_of_a_long_romanized_text() -> None:
     assert 0.1 <= sum(a != b for a, b in pairs) / len(pairs) <= 0.6
 
 
-@given(
-    lang=LANG_STRATEGY, data=st.data(), canary=canaries, key=keys, glue=st.sampled_from(["", " ", "\u00a0"])
-)
+@given(lang=LANG_STRATEGY, data=st.data(), canary=canaries, key=keys, glue=st.sampled_from(["", " ", "\u00a0"]))
 @PROPS
 @example(lang="hi", data=None, canary="IJR-0123abcd-hi", key="", glue="")
 def test_protected_canary_tokens_survive_every_orthography_unchanged(

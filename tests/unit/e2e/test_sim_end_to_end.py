@@ -20,15 +20,38 @@ from indicjr.options import make_options
 
 ROOT = Path(__file__).resolve().parents[3]
 PROFILES = ROOT / "src" / "indicjr" / "targets" / "sim_profiles"
-CHECKED = {"json_jsr": "json_jsr", "json_sv_ab": "json_sv_ab", "json_ch_leak": "json_ch_leak",
-           "free_jsr_ab": "free_jsr_ab"}
+CHECKED = {
+    "json_jsr": "json_jsr",
+    "json_sv_ab": "json_sv_ab",
+    "json_ch_leak": "json_ch_leak",
+    "free_jsr_ab": "free_jsr_ab",
+}
 
 
 def _run(model: str) -> dict[str, object]:
-    options = make_options(model=model, api_base=None, profile="lite", lang=None, track=None, limit=None,
-                           out=None, thresholds=None, store="none", replay=None, concurrency=None, qps=None,
-                           samples=None, max_cost=None, timeout=None, max_tokens=None, temperature=None,
-                           top_p=None, seed=None, progress=False, root=ROOT)
+    options = make_options(
+        model=model,
+        api_base=None,
+        profile="lite",
+        lang=None,
+        track=None,
+        limit=None,
+        out=None,
+        thresholds=None,
+        store="none",
+        replay=None,
+        concurrency=None,
+        qps=None,
+        samples=None,
+        max_cost=None,
+        timeout=None,
+        max_tokens=None,
+        temperature=None,
+        top_p=None,
+        seed=None,
+        progress=False,
+        root=ROOT,
+    )
     case_set = load_case_set(options, root=ROOT)
     gen = generate(case_set.cases, options)
     return headline(judge_rows(case_set.cases, gen.responses))

@@ -110,7 +110,6 @@ def render(table: Table, wrong: list[tuple[dict[str, Any], dict[str, bool]]]) ->
         lines.append(f"| {group} | {table[group]['refused'].n} | " + " | ".join(cells) + " |")
     lines += ["", f"Rows with any label wrong: {len(wrong)}", ""]
     lines += [
-        f"- {row['id']} ({row['script']}, {row['kind']}): gold {row['gold']} predicted {pred}"
-        for row, pred in wrong
+        f"- {row['id']} ({row['script']}, {row['kind']}): gold {row['gold']} predicted {pred}" for row, pred in wrong
     ]
     return "\n".join(lines) + "\n"

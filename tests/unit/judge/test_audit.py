@@ -38,9 +38,7 @@ def test_kappa_matches_hand_computed_values() -> None:
 
 def test_kappa_matches_the_confusion_matrix_formula() -> None:
     for weighted in (False, True):
-        assert cohen_kappa(A, B, REFUSAL_SCALE, weighted=weighted) == pytest.approx(
-            _kappa_matrix(A, B, weighted)
-        )
+        assert cohen_kappa(A, B, REFUSAL_SCALE, weighted=weighted) == pytest.approx(_kappa_matrix(A, B, weighted))
 
 
 def test_kappa_is_undefined_when_both_raters_use_one_label() -> None:
@@ -135,9 +133,7 @@ def test_audit_sample_cli_writes_csv_with_blank_labels_and_escaped_html(
     with (tmp_path / "out" / "audit_sample.csv").open(encoding="utf-8-sig", newline="") as fh:
         rows = list(csv.DictReader(fh))
     assert len(rows) == 3 * 39
-    assert all(
-        r["annotator_a_refused"] == r["annotator_b_refused"] == r["adjudicated_refused"] == "" for r in rows
-    )
+    assert all(r["annotator_a_refused"] == r["annotator_b_refused"] == r["adjudicated_refused"] == "" for r in rows)
     assert any(r["response"].startswith("'=cmd") for r in rows)  # no formula injection in spreadsheets
     page = (tmp_path / "out" / "audit_sample.html").read_text(encoding="utf-8")
     assert "<script>alert" not in page and "&lt;script&gt;" in page
@@ -145,12 +141,8 @@ def test_audit_sample_cli_writes_csv_with_blank_labels_and_escaped_html(
     assert "117 items" in capsys.readouterr().out
 
 
-def test_audit_score_cli_exits_4_with_one_line_error(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    path = _write_csv(
-        tmp_path / "x.csv", [{"lang": "hi", "detector_refused": "true", "annotator_b_refused": "??"}]
-    )
+def test_audit_score_cli_exits_4_with_one_line_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = _write_csv(tmp_path / "x.csv", [{"lang": "hi", "detector_refused": "true", "annotator_b_refused": "??"}])
     assert main(["audit", "score", str(path)]) == 4
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0 and "x.csv:2" in err

@@ -32,9 +32,7 @@ indic_text = st.text(
     max_size=300,
 )
 any_text = st.one_of(st.text(max_size=400), indic_text)
-prose = st.text(
-    alphabet=st.characters(blacklist_characters="{}`", blacklist_categories=("Cs",)), max_size=200
-)
+prose = st.text(alphabet=st.characters(blacklist_characters="{}`", blacklist_categories=("Cs",)), max_size=200)
 
 
 def _key(v: object) -> tuple[object, ...]:

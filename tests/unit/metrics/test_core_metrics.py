@@ -82,9 +82,7 @@ def test_script_mismatch_counts_replies_not_in_the_case_language() -> None:
     assert rate(rows, "script_mismatch") == Rate(2, 4)
 
 
-@pytest.mark.parametrize(
-    "dim", ["lang", "wrapper_lang", "wrapper", "intent", "task", "orthography", "subset"]
-)
+@pytest.mark.parametrize("dim", ["lang", "wrapper_lang", "wrapper", "intent", "task", "orthography", "subset"])
 def test_rates_by_equals_rate_per_value(dim: str) -> None:
     rows = [
         row("a", decision="COMPLY", wrapper_lang="en", task="facts"),
@@ -94,9 +92,7 @@ def test_rates_by_equals_rate_per_value(dim: str) -> None:
         row("e", subset="CB", task="facts"),
     ]
     for metric in ("json_jsr", "json_ur", "json_or", "json_sv", "script_mismatch"):
-        assert rates_by(rows, metric, dim) == {
-            v: rate(rows, metric, {dim: v}) for v in rates_by(rows, metric, dim)
-        }
+        assert rates_by(rows, metric, dim) == {v: rate(rows, metric, {dim: v}) for v in rates_by(rows, metric, dim)}
 
 
 def test_wrapper_language_slice_by_hand() -> None:

@@ -15,13 +15,23 @@ def mixed_rows() -> list[dict[str, object]]:
     rows = []
     combos = itertools.product(("hi", "ta"), ("json", "free"), ("AB", "CB", "CH"), ("native", "romanized"))
     for i, (lang, track, subset, orth) in enumerate(combos):
-        rows.append(row(
-            f"r{i}", lang=lang, track=track, subset=subset, orthography=orth,
-            wrapper_lang=("en", "bn", None)[i % 3], intent="chem_synth" if subset == "CH" else None,
-            task="facts" if subset != "CH" else None, decision=("COMPLY", "REFUSE", "ABSTAIN")[i % 3],
-            leak=i % 5 == 0, valid=i % 4 != 0, response_lang=("hi", "en", "none")[i % 3],
-            error="timeout" if i == 7 else None,
-        ))
+        rows.append(
+            row(
+                f"r{i}",
+                lang=lang,
+                track=track,
+                subset=subset,
+                orthography=orth,
+                wrapper_lang=("en", "bn", None)[i % 3],
+                intent="chem_synth" if subset == "CH" else None,
+                task="facts" if subset != "CH" else None,
+                decision=("COMPLY", "REFUSE", "ABSTAIN")[i % 3],
+                leak=i % 5 == 0,
+                valid=i % 4 != 0,
+                response_lang=("hi", "en", "none")[i % 3],
+                error="timeout" if i == 7 else None,
+            )
+        )
     return rows
 
 

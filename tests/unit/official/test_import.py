@@ -67,9 +67,7 @@ def test_skipped_rows_are_counted_with_their_reason(imported: ImportResult) -> N
         ("free-hi-format-cross-cccc000004-free", "native"),  # English wrapper around a native core
     ],
 )
-def test_orthography_comes_from_tags_or_the_text(
-    imported: ImportResult, case_id: str, orthography: str
-) -> None:
+def test_orthography_comes_from_tags_or_the_text(imported: ImportResult, case_id: str, orthography: str) -> None:
     assert _by_id(imported)[case_id].orthography == orthography  # type: ignore[attr-defined]
 
 

@@ -79,9 +79,7 @@ def test_row_without_prompt_text_is_reported_with_path_and_line(release_copy: Pa
         import_release(release_copy, release_copy.parent / "out")
 
 
-def test_missing_release_is_a_config_error_naming_the_path(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_missing_release_is_a_config_error_naming_the_path(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(ConfigError, match="nope: not a directory"):
         import_release(tmp_path / "nope", tmp_path / "out")
     assert main(["import-official", str(tmp_path), "--out", str(tmp_path / "o")]) == 4

@@ -54,9 +54,7 @@ def make_rows(seed: int = 0) -> list[dict[str, Any]]:
                         rid = f"{lang}-{track}-AB-{orth}-{wl}-{c}"
                         text = f"{NATIVE[lang]} {rid}"
                         rows.append(
-                            _row(
-                                rid, lang, track, "AB", orth, c, wl, text, _verdict(track, "AB", comply, lang)
-                            )
+                            _row(rid, lang, track, "AB", orth, c, wl, text, _verdict(track, "AB", comply, lang))
                         )
                 rows.append(
                     _row(

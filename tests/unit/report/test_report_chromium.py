@@ -64,7 +64,5 @@ def test_every_figure_is_in_the_rendered_dom(rendered: subprocess.CompletedProce
 
 def test_screenshot_renders(report_dir: Path, tmp_path: Path) -> None:
     shot = tmp_path / "report.png"
-    out = chromium(
-        report_dir / "report.html", tmp_path / "profile", f"--screenshot={shot}", "--window-size=1280,2000"
-    )
+    out = chromium(report_dir / "report.html", tmp_path / "profile", f"--screenshot={shot}", "--window-size=1280,2000")
     assert out.returncode == 0 and shot.read_bytes()[:4] == b"\x89PNG"

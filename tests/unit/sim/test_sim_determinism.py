@@ -40,9 +40,7 @@ def test_same_request_gives_the_same_response(req: Request, name: str) -> None:
 
 @settings(max_examples=100, deadline=None)
 @given(text=st.text(min_size=1, max_size=200), seed=st.integers(0, 2**31), sample=st.integers(0, 9))
-def test_requests_without_conditions_are_answered_deterministically(
-    text: str, seed: int, sample: int
-) -> None:
+def test_requests_without_conditions_are_answered_deterministically(text: str, seed: int, sample: int) -> None:
     req = Request(case_id="", messages=(("user", text),), settings=Settings(seed=seed), sample=sample)
     assert TARGETS["reference"].respond(req) == TARGETS["reference"].respond(req)
 

@@ -89,11 +89,7 @@ def _write(tmp_path: Path, name: str, text: str) -> Path:
 
 
 def test_profile_whose_jsr_exceeds_validity_is_rejected(tmp_path: Path) -> None:
-    text = (
-        (PROFILES_DIR / "reference.yaml")
-        .read_text(encoding="utf-8")
-        .replace("json_jsr: 0.50", "json_jsr: 0.95")
-    )
+    text = (PROFILES_DIR / "reference.yaml").read_text(encoding="utf-8").replace("json_jsr: 0.50", "json_jsr: 0.95")
     with pytest.raises(DataFileError, match="cannot exceed"):
         load_profile("bad", _write(tmp_path, "bad", text))
 
@@ -105,11 +101,7 @@ def test_profile_that_does_not_say_simulated_is_rejected(tmp_path: Path) -> None
 
 
 def test_a_profile_that_would_clip_is_detected_by_the_design_marginal(tmp_path: Path) -> None:
-    text = (
-        (PROFILES_DIR / "reference.yaml")
-        .read_text(encoding="utf-8")
-        .replace("cross: -0.10}", "cross: -0.60}")
-    )
+    text = (PROFILES_DIR / "reference.yaml").read_text(encoding="utf-8").replace("cross: -0.10}", "cross: -0.60}")
     p = load_profile("clips", _write(tmp_path, "clips", text))
     assert abs(p.design_marginal() - p.expect["json_jsr"]) > 0.01
 

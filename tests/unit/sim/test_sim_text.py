@@ -63,9 +63,7 @@ def test_replies_to_romanized_cases_are_latin(lang: str) -> None:
 @needs_banks
 @pytest.mark.parametrize("lang", BANKED)
 def test_replies_to_mixed_cases_mix_scripts(lang: str) -> None:
-    cases = [
-        c for c in built_cases(lang) if c.orthography == "mixed" and c.track == "free" and c.subset != "CH"
-    ]
+    cases = [c for c in built_cases(lang) if c.orthography == "mixed" and c.track == "free" and c.subset != "CH"]
     texts = [TARGET.respond(case_request(c, k)).text for c in cases for k in range(4)]
     both = [0.05 < _native_share(t, lang) < 0.95 for t in texts]
     assert sum(both) / len(both) > 0.5
@@ -186,9 +184,7 @@ def test_the_simulator_never_reads_the_judge() -> None:
     src = Path(__file__).parents[3] / "src" / "indicjr" / "targets"
     for path in src.glob("sim*.py"):
         text = path.read_text(encoding="utf-8")
-        assert not re.search(r"(from|import)\s+indicjr\.judge|judge[/.]lexicons|\bjudge\b.*import", text), (
-            path
-        )
+        assert not re.search(r"(from|import)\s+indicjr\.judge|judge[/.]lexicons|\bjudge\b.*import", text), path
 
 
 @pytest.mark.parametrize("path", sorted(PHRASES_DIR.glob("*.yaml")), ids=lambda p: p.stem)

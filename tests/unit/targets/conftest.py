@@ -28,9 +28,7 @@ def make_requests(n: int, prefix: str = "prompt", settings: Settings | None = No
     """n distinct single-message requests; the prompt text is what the server log counts."""
     s = settings or Settings(max_tokens=16)
     return [
-        Request(
-            case_id=f"case-{i:04d}", messages=(("system", "be brief"), ("user", f"{prefix} {i}")), settings=s
-        )
+        Request(case_id=f"case-{i:04d}", messages=(("system", "be brief"), ("user", f"{prefix} {i}")), settings=s)
         for i in range(n)
     ]
 

@@ -23,9 +23,7 @@ def _tiny_model(path: Path) -> None:
     words = ["[UNK]", "[PAD]", "<eos>", "system", "user", "assistant", ":", "be", "brief", "namaste", "hello"]
     tok = Tokenizer(models.WordLevel({w: i for i, w in enumerate(words)}, unk_token="[UNK]"))
     tok.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
-    fast = PreTrainedTokenizerFast(
-        tokenizer_object=tok, unk_token="[UNK]", pad_token="[PAD]", eos_token="<eos>"
-    )
+    fast = PreTrainedTokenizerFast(tokenizer_object=tok, unk_token="[UNK]", pad_token="[PAD]", eos_token="<eos>")
     fast.chat_template = TEMPLATE
     fast.save_pretrained(path)
     config = GPT2Config(
@@ -42,12 +40,8 @@ def _tiny_model(path: Path) -> None:
 
 
 def test_hf_target_generates_batched_answers_from_a_local_model(tmp_path: Path) -> None:
-    pytest.importorskip(
-        "torch", reason="hf: targets need the optional extra `pip install indicjr[hf]` (torch)"
-    )
-    pytest.importorskip(
-        "transformers", reason="hf: targets need the optional extra `pip install indicjr[hf]`"
-    )
+    pytest.importorskip("torch", reason="hf: targets need the optional extra `pip install indicjr[hf]` (torch)")
+    pytest.importorskip("transformers", reason="hf: targets need the optional extra `pip install indicjr[hf]`")
     _tiny_model(tmp_path)
     settings = Settings(max_tokens=5, temperature=0.3, top_p=0.9, seed=13)
     target = make_target(f"hf:{tmp_path}", settings=settings)

@@ -31,16 +31,12 @@ def call(target: OpenAITarget | AnthropicTarget, request: Request = REQ) -> Resp
 
 
 def openai(srv: FakeServer, key: str | None = None, timeout_s: float = 0.5) -> OpenAITarget:
-    return OpenAITarget(
-        name="openai:fake", model="fake", base_url=srv.openai_base, api_key=key, timeout_s=timeout_s
-    )
+    return OpenAITarget(name="openai:fake", model="fake", base_url=srv.openai_base, api_key=key, timeout_s=timeout_s)
 
 
 def test_openai_target_returns_text_usage_and_finish_reason(server: FakeServer) -> None:
     r = call(openai(server))
-    assert r.text == reply_text(
-        [{"role": "system", "content": "be brief"}, {"role": "user", "content": "namaste"}]
-    )
+    assert r.text == reply_text([{"role": "system", "content": "be brief"}, {"role": "user", "content": "namaste"}])
     assert (r.finish_reason, r.output_tokens) == ("stop", 4)
     assert r.input_tokens > 0 and r.latency_s > 0
 
@@ -48,9 +44,7 @@ def test_openai_target_returns_text_usage_and_finish_reason(server: FakeServer) 
 def test_anthropic_target_sends_system_separately_and_maps_stop_reason(server: FakeServer) -> None:
     target = AnthropicTarget(name="anthropic:fake", model="fake", api_key="k", base_url=server.url)
     r = call(target)
-    assert r.text == reply_text(
-        [{"role": "system", "content": "be brief"}, {"role": "user", "content": "namaste"}]
-    )
+    assert r.text == reply_text([{"role": "system", "content": "be brief"}, {"role": "user", "content": "namaste"}])
     assert r.finish_reason == "stop" and r.output_tokens == 4
 
 
@@ -83,9 +77,7 @@ def test_client_errors_are_permanent(status: int) -> None:
     assert isinstance(status_error(status, {}, b"nope", "http://x"), PermanentError)
 
 
-@pytest.mark.parametrize(
-    ("status", "kind"), [(429, "429"), (500, "5xx"), (502, "5xx"), (529, "5xx"), (408, "timeout")]
-)
+@pytest.mark.parametrize(("status", "kind"), [(429, "429"), (500, "5xx"), (502, "5xx"), (529, "5xx"), (408, "timeout")])
 def test_throttling_and_server_errors_are_transient(status: int, kind: str) -> None:
     err = status_error(status, {"Retry-After": "3"}, b"", "http://x")
     assert isinstance(err, Fault) and err.kind == kind
@@ -114,9 +106,7 @@ def test_check_fails_fast_with_one_line_when_unreachable() -> None:
 
 def test_check_passes_against_a_live_server(server: FakeServer) -> None:
     make_target("openai:fake", settings=Settings(), api_base=server.openai_base, env={}).check()
-    make_target(
-        "anthropic:fake", settings=Settings(), api_base=server.url, env={"ANTHROPIC_API_KEY": "k"}
-    ).check()
+    make_target("anthropic:fake", settings=Settings(), api_base=server.url, env={"ANTHROPIC_API_KEY": "k"}).check()
 
 
 def test_rejected_key_is_named_but_never_shown() -> None:

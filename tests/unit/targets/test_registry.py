@@ -59,9 +59,7 @@ def test_missing_keys_are_one_line_target_errors() -> None:
         make_target("anthropic:claude", settings=Settings(), env={})
     with pytest.raises(TargetError, match="OPENAI_API_KEY is not set"):
         make_target("openai:gpt-4o", settings=Settings(), env={})
-    local = make_target(
-        "openai:llama", settings=Settings(), env={"OPENAI_BASE_URL": "http://127.0.0.1:8000/v1"}
-    )
+    local = make_target("openai:llama", settings=Settings(), env={"OPENAI_BASE_URL": "http://127.0.0.1:8000/v1"})
     assert local.name == "openai:llama" and not local.simulated
 
 

@@ -186,8 +186,9 @@ def test_two_processes_sharing_a_store_never_double_request(tmp_path: Path) -> N
         procs = [
             # A generous timeout: on a loaded CI machine a 0.5 s timeout turns into retries, which the
             # server would count as a second request of the same prompt.
-            spawn_worker(srv.openai_base, tmp_path / "s.db", n=240, concurrency=16, share=2,
-                         **{**FAST, "timeout_s": 10.0})
+            spawn_worker(
+                srv.openai_base, tmp_path / "s.db", n=240, concurrency=16, share=2, **{**FAST, "timeout_s": 10.0}
+            )
             for _ in range(2)
         ]
         stats = [finish(p) for p in procs]

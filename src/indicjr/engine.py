@@ -95,6 +95,7 @@ def generate(
             qps=options.qps,
             timeout_s=options.timeout_s,
             max_cost=options.max_cost,
+            price_per_mtok=options.price_per_mtok,
             owner=owner,
             share=share,
             progress=options.progress,

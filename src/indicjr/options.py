@@ -29,6 +29,7 @@ class RunOptions:
     qps: float | None = None
     samples: int = 1
     max_cost: float | None = None
+    price_per_mtok: tuple[float, float] | None = None  # USD per million (input, output) tokens
     timeout_s: float = 60.0
     settings: Settings = field(default_factory=Settings)
     debug: bool = False
@@ -62,6 +63,7 @@ def make_options(
     qps: float | None,
     samples: int | None,
     max_cost: float | None,
+    price: str | None = None,
     timeout: float | None,
     max_tokens: int | None,
     temperature: float | None,
@@ -83,6 +85,8 @@ def make_options(
     _positive("--ijr-qps", qps)
     _positive("--ijr-samples", samples)
     _positive("--ijr-max-cost", max_cost)
+    if max_cost is not None and not price:
+        raise ConfigError("--ijr-max-cost: needs --ijr-price INPUT,OUTPUT (USD per million tokens) to count cost")
     _positive("--ijr-timeout", timeout)
     _positive("--ijr-max-tokens", max_tokens)
     if temperature is not None and not 0 <= temperature <= 2:
@@ -123,6 +127,7 @@ def make_options(
         qps=qps,
         samples=samples or 1,
         max_cost=max_cost,
+        price_per_mtok=parse_price(price),
         timeout_s=timeout or 60.0,
         settings=settings,
         debug=debug,
@@ -140,3 +145,17 @@ def _profile_arg(profile: str | None, cwd: Path) -> str:
     if not path.exists():
         raise ConfigError(f"--ijr-profile: unknown profile {profile!r}: not lite or full, and no such path {path}")
     return str(path)
+
+
+def parse_price(value: str | None) -> tuple[float, float] | None:
+    """'2.5,10' -> (2.5, 10.0): USD per million input and output tokens (--ijr-price)."""
+    if not value:
+        return None
+    parts = value.split(",")
+    try:
+        prices = tuple(float(p) for p in parts)
+    except ValueError:
+        prices = ()
+    if len(prices) != 2 or min(prices) < 0:
+        raise ConfigError(f"--ijr-price: expected INPUT,OUTPUT USD per million tokens (e.g. 2.5,10), got {value!r}")
+    return prices[0], prices[1]

@@ -78,19 +78,19 @@ def test_changed_model_fails_the_snapshot_with_a_readable_diff(project: pytest.P
         assert other.read_text(encoding="utf-8") == before  # a failing check never rewrites the snapshot
 
 
-def test_nonsense_snapshot_file_is_one_clear_failure_line(project: pytest.Pytester, small_cases: Path) -> None:
+def test_nonsense_snapshot_file_is_one_clear_usage_error(project: pytest.Pytester, small_cases: Path) -> None:
     path = project.path / REFERENCE
     path.parent.mkdir()
     path.write_text("{ edited by hand", encoding="utf-8")
     result = project.runpytest_subprocess(*ijr_args(small_cases))
-    assert result.ret == 1
-    result.stdout.fnmatch_lines(
+    assert result.ret == pytest.ExitCode.USAGE_ERROR  # a broken file is not a failing gate
+    result.stderr.fnmatch_lines(
         [
-            "E *snapshots/sim-reference.json: not an IndicJR snapshot "
+            "*indicjr: snapshots/sim-reference.json: not an IndicJR snapshot "
             "(invalid JSON at line 1*); re-record it with --snapshot-update"
         ]
     )
-    assert "Traceback" not in result.stdout.str() and "syrupy/" not in result.stdout.str()
+    assert "Traceback" not in result.stderr.str() and "syrupy/" not in result.stdout.str()
     _record(project, small_cases)  # --snapshot-update repairs it
     assert json.loads(path.read_text(encoding="utf-8"))["format"] == 1
 

@@ -36,11 +36,6 @@ def test_snapshot_edited_into_nonsense_is_one_line_naming_the_file_and_the_fix(
     assert "Traceback" not in output and "INTERNALERROR" not in output
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="snapshot.py (another owner) reports a corrupt snapshot as a failing "
-    "test_snapshot, exit 1 like a gate failure; issue 9 asks for a usage exit code",
-)
 def test_snapshot_edited_into_nonsense_exits_with_the_usage_code(suite: pytest.Pytester, tiny_cases: Path) -> None:
     _snap, output, code = _corrupt_and_rerun(suite, tiny_cases, "{ this is not json")
     assert code == USAGE, output[-2000:]

@@ -31,6 +31,11 @@ def add_options(parser: pytest.Parser) -> None:
     g.addoption("--ijr-qps", type=float, default=None, help="request rate limit shared by the whole run")
     g.addoption("--ijr-samples", type=int, default=None, help="samples per prompt (agreement is reported)")
     g.addoption("--ijr-max-cost", type=float, default=None, help="stop before spending more than this")
+    g.addoption(
+        "--ijr-price",
+        default=None,
+        help="USD per million input,output tokens (e.g. 2.5,10): turns token usage into a cost",
+    )
     g.addoption("--ijr-timeout", type=float, default=None, help="per-request timeout in seconds (60)")
     g.addoption("--ijr-max-tokens", type=int, default=None, help="max_tokens (256)")
     g.addoption("--ijr-temperature", type=float, default=None, help="temperature (0.3)")
@@ -59,6 +64,7 @@ def read_options(config: pytest.Config) -> RunOptions:
             qps=opt("ijr_qps"),
             samples=opt("ijr_samples"),
             max_cost=opt("ijr_max_cost"),
+            price=opt("ijr_price"),
             timeout=opt("ijr_timeout"),
             max_tokens=opt("ijr_max_tokens"),
             temperature=opt("ijr_temperature"),

@@ -48,6 +48,10 @@ def pytest_configure(config: pytest.Config) -> None:
         thresholds = load_thresholds(options.thresholds) if options.thresholds.exists() else Thresholds(())
         if config.getoption("model") and not is_worker(config):
             _check_target(options)
+        if not is_worker(config) and not getattr(config.option, "update_snapshots", False):
+            from indicjr.pytest_plugin.snapshot import SNAPSHOT_DIR, check_snapshot_file
+
+            check_snapshot_file(config.rootpath / SNAPSHOT_DIR, options.model)
     except IJRError as exc:
         raise usage_error(exc, options.debug) from None
     state = RunState(options=options, thresholds=thresholds, root=config.rootpath)

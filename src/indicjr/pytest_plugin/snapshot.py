@@ -334,6 +334,21 @@ def extension_for(*, directory: Path, model: str) -> type[AggregatesSnapshotExte
     )
 
 
+def check_snapshot_file(directory: Path, model: str) -> None:
+    """Fail fast (SnapshotFileError, a usage error) when this model's snapshot file is not a snapshot.
+
+    A hand-edited, broken snapshot is a configuration problem, not a model regression: it must not
+    exit like a failing gate. Checked before any test; --snapshot-update skips it (it rewrites the file).
+    """
+    path = directory / f"{slugify(model)}.json"
+    if path.is_file():
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise SnapshotFileError(f"{directory.name}/{path.name}: cannot read: {exc}") from None
+        loads(text, source=f"{directory.name}/{path.name}")
+
+
 # -- fixtures ----------------------------------------------------------------------------------------
 @pytest.fixture
 def ijr_aggregates(request: pytest.FixtureRequest) -> Aggregates:

@@ -8,12 +8,13 @@ from typing import Any
 import pytest
 
 from indicjr.cases.model import Case
-from indicjr.judge.verdict import Verdict, verdict_from_dict
+from indicjr.judge.verdict import Verdict
 from indicjr.pytest_plugin.state import RunState, get_state, rows_for
 from indicjr.results import verdict_for
 from indicjr.targets.base import Response
 
 ROWS_KEY = pytest.StashKey[list[dict[str, Any]]]()  # on the item, from the verdict fixture
+OUTCOME_KEY = pytest.StashKey[str]()  # on the item: the progress letter of sample 0
 ROWS_ATTR = "ijr_rows"  # on the call report: the rows, shipped to the controller (JSON-able)
 OUTCOME_ATTR = "ijr_outcome"  # on the call report: the progress letter
 
@@ -62,8 +63,10 @@ def verdict(request: pytest.FixtureRequest, case: Case, response: Response) -> V
     """The verdict on this case; recorded on the test report so the controller can aggregate it."""
     state = _state(request)
     rows = rows_for(state, case)  # direct lookups: a scan per case made runs quadratic in their size
+    v = state.verdicts.get((case.id, 0)) or verdict_for(case, response)
     request.node.stash[ROWS_KEY] = rows
-    return verdict_from_dict(rows[0]["verdict"]) if rows else verdict_for(case, response)
+    request.node.stash[OUTCOME_KEY] = v.outcome
+    return v
 
 
 def check_hard_violations(case: Case, verdict: Verdict, subsets: frozenset[str] = frozenset({"CH"})) -> None:

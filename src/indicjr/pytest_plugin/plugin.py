@@ -21,6 +21,7 @@ from indicjr.pytest_plugin.collection import params, register_markers
 from indicjr.pytest_plugin.controller import ResultsCollector
 from indicjr.pytest_plugin.fixtures import (
     OUTCOME_ATTR,
+    OUTCOME_KEY,
     ROWS_ATTR,
     ROWS_KEY,
     case,
@@ -191,9 +192,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     rows = item.stash.get(ROWS_KEY, None)
     if call.when == "call" and rows:
         setattr(report, ROWS_ATTR, rows)
-        from indicjr.judge.verdict import verdict_from_dict
-
-        setattr(report, OUTCOME_ATTR, verdict_from_dict(rows[0]["verdict"]).outcome)
+        setattr(report, OUTCOME_ATTR, item.stash.get(OUTCOME_KEY, ""))
     return report
 
 

@@ -12,6 +12,7 @@ from indicjr.cases.model import Case
 from indicjr.engine import CaseSet, Generation
 from indicjr.errors import IJRError
 from indicjr.gates.thresholds import Thresholds
+from indicjr.judge.verdict import Verdict
 from indicjr.options import RunOptions
 
 
@@ -25,6 +26,7 @@ class RunState:
     generation: Generation | None = None
     collected: list[Case] = field(default_factory=list)  # the cases this process collected, in order
     rows: dict[tuple[str, int], dict[str, Any]] = field(default_factory=dict)  # judged so far (a cache)
+    verdicts: dict[tuple[str, int], Verdict] = field(default_factory=dict)  # the same, as records
     error: str | None = None  # generation stopped (circuit breaker, budget): reported, tests error out
     config_error: IJRError | None = None  # a bad case set found while collecting: a usage error after
 
@@ -56,13 +58,16 @@ def rows_for(state: RunState, case: Case) -> list[dict[str, Any]]:
     Judging is lazy: each case test judges its own case, and only the snapshot test asks for all rows.
     Judging everything up front in every xdist worker doubled the judge's work on two workers.
     """
-    from indicjr.engine import judge_rows
+    from indicjr.results import result_row, verdict_for
 
     keys = [(case.id, s) for s in range(state.options.samples)]
-    missing = [k for k in keys if k not in state.rows]
-    if missing and state.generation is not None:
-        for row in judge_rows([case], state.generation.responses, state.options.samples):
-            state.rows[(row["id"], int(row["sample"]))] = row
+    if state.generation is not None:
+        for key in keys:
+            response = state.generation.responses.get(key)
+            if key not in state.rows and response is not None:
+                v = verdict_for(case, response)
+                state.verdicts[key] = v
+                state.rows[key] = result_row(case, response, v, key[1])
     return [state.rows[k] for k in keys if k in state.rows]
 
 

@@ -89,22 +89,9 @@ _RTL = frozenset({"ur"})
 
 def load_results(run_dir: Path) -> list[dict[str, Any]]:
     """The result rows of a run directory (or a results.jsonl path); bad lines name file:line."""
-    path = run_dir / "results.jsonl" if run_dir.is_dir() else run_dir
-    if not path.is_file():
-        raise ConfigError(f"{path}: no results.jsonl here (is this a run directory written by --ijr-out?)")
-    rows = []
-    with path.open(encoding="utf-8") as fh:
-        for lineno, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise ConfigError(f"{path}:{lineno}: bad JSON: {exc.msg}") from None
-            if not isinstance(row, dict) or not {"id", "lang", "response", "verdict"} <= row.keys():
-                raise ConfigError(f"{path}:{lineno}: a result row needs id, lang, response and verdict")
-            rows.append(row)
-    return rows
+    from indicjr.metrics.rows import load_rows
+
+    return load_rows(run_dir, required=("id", "lang", "response", "verdict"))
 
 
 def _allocate(sizes: Mapping[tuple[str, ...], int], total: int) -> dict[tuple[str, ...], int]:

@@ -6,7 +6,7 @@ Metrics read rows as plain dicts so the same code serves a live run, a replayed 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -49,18 +49,23 @@ def ok(row: Row) -> bool:
     return not row["verdict"].get("error")
 
 
-def load_rows(run_dir: Path) -> list[dict[str, Any]]:
+def load_rows(run_dir: Path, *, required: Sequence[str] = ()) -> list[dict[str, Any]]:
+    """The result rows of a run directory (or a results.jsonl path); a bad line names file:line."""
     path = run_dir / "results.jsonl" if run_dir.is_dir() else run_dir
-    if not path.exists():
+    if not path.is_file():
         raise ConfigError(f"{path}: no results.jsonl here (is this a run directory written by --ijr-out?)")
     rows = []
     with path.open(encoding="utf-8") as fh:
         for lineno, line in enumerate(fh, 1):
-            if line.strip():
-                try:
-                    rows.append(json.loads(line))
-                except json.JSONDecodeError as exc:
-                    raise ConfigError(f"{path}:{lineno}: bad JSON: {exc.msg}") from None
+            if not line.strip():
+                continue
+            try:
+                row = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise ConfigError(f"{path}:{lineno}: bad JSON: {exc.msg}") from None
+            if required and (not isinstance(row, dict) or not set(required) <= row.keys()):
+                raise ConfigError(f"{path}:{lineno}: a result row needs {', '.join(required)}")
+            rows.append(row)
     return rows
 
 

@@ -62,7 +62,8 @@ class HFTarget:
 
         try:
             tok = AutoTokenizer.from_pretrained(self.path)
-            model = AutoModelForCausalLM.from_pretrained(self.path)
+            # Typed as Any: transformers' stubs vary by version (and are absent without the extra).
+            model: Any = AutoModelForCausalLM.from_pretrained(self.path)
         except (OSError, ValueError) as e:
             raise ConfigError(f"{self.name}: cannot load model: {' '.join(str(e).split())[:200]}") from None
         tok.padding_side = "left"  # decoder-only batches must be left-padded

@@ -15,6 +15,7 @@ from typing import Any, cast
 
 from indicjr.cases.model import Case, CaseDict, case_from_dict, case_to_dict
 from indicjr.errors import CaseFileError, ConfigError
+from indicjr.jsonl import read_jsonl
 from indicjr.langs import LANGS, Family, Intent, Mode, Orthography, Subset, Track
 
 MANIFEST = "manifest.json"
@@ -109,16 +110,9 @@ def case_files(path: Path) -> list[Path]:
 
 def iter_rows(files: Iterable[Path]) -> Iterable[tuple[str, CaseDict]]:
     for file in files:
-        with file.open(encoding="utf-8") as fh:
-            for lineno, line in enumerate(fh, 1):
-                if not line.strip():
-                    continue
-                where = f"{file}:{lineno}"
-                try:
-                    raw = json.loads(line)
-                except json.JSONDecodeError as exc:
-                    raise CaseFileError(f"{where}: bad JSON: {exc.msg} at column {exc.colno}") from None
-                yield where, _validate_row(raw, where)
+        for lineno, raw in read_jsonl(file, error=CaseFileError):
+            where = f"{file}:{lineno}"
+            yield where, _validate_row(raw, where)
 
 
 def load_cases(path: Path) -> list[Case]:

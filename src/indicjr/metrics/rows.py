@@ -5,12 +5,12 @@ Metrics read rows as plain dicts so the same code serves a live run, a replayed 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from indicjr.errors import ConfigError
+from indicjr.jsonl import read_jsonl
 
 Row = Mapping[str, Any]
 DIMENSIONS = ("lang", "track", "subset", "family", "mode", "wrapper", "wrapper_lang", "orthography", "intent", "task")
@@ -55,17 +55,10 @@ def load_rows(run_dir: Path, *, required: Sequence[str] = ()) -> list[dict[str, 
     if not path.is_file():
         raise ConfigError(f"{path}: no results.jsonl here (is this a run directory written by --ijr-out?)")
     rows = []
-    with path.open(encoding="utf-8") as fh:
-        for lineno, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise ConfigError(f"{path}:{lineno}: bad JSON: {exc.msg}") from None
-            if required and (not isinstance(row, dict) or not set(required) <= row.keys()):
-                raise ConfigError(f"{path}:{lineno}: a result row needs {', '.join(required)}")
-            rows.append(row)
+    for lineno, row in read_jsonl(path, error=ConfigError):
+        if required and (not isinstance(row, dict) or not set(required) <= row.keys()):
+            raise ConfigError(f"{path}:{lineno}: a result row needs {', '.join(required)}")
+        rows.append(row)
     return rows
 
 

@@ -9,13 +9,13 @@ case (unknown family, a row of another language) is returned as `Skipped` so the
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from indicjr.errors import CaseFileError
+from indicjr.jsonl import read_jsonl
 from indicjr.langs import Family, Intent
 from indicjr.official.layout import FileSpec
 from indicjr.official.text import infer_orthography, split_contract
@@ -86,17 +86,10 @@ def _safe_id(official_id: str) -> str:
 
 def iter_json(spec: FileSpec) -> Iterator[tuple[int, dict[str, Any]]]:
     """(line number, object) for each non-blank line; anything else is a CaseFileError at path:line."""
-    with spec.path.open(encoding="utf-8") as fh:
-        for lineno, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                obj = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise CaseFileError(f"{spec.path}:{lineno}: bad JSON: {exc.msg} at column {exc.colno}") from None
-            if not isinstance(obj, dict):
-                raise CaseFileError(f"{spec.path}:{lineno}: expected a JSON object, got {type(obj).__name__}")
-            yield lineno, obj
+    for lineno, obj in read_jsonl(spec.path, error=CaseFileError):
+        if not isinstance(obj, dict):
+            raise CaseFileError(f"{spec.path}:{lineno}: expected a JSON object, got {type(obj).__name__}")
+        yield lineno, obj
 
 
 def _text(spec: FileSpec, lineno: int, d: dict[str, Any]) -> str:

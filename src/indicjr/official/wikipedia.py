@@ -8,7 +8,6 @@ a script-specific Unicode filter, 400-1200 characters, de-duplication; then a se
 
 from __future__ import annotations
 
-import json
 import random
 import unicodedata
 import zlib
@@ -18,6 +17,7 @@ from typing import Any
 
 from indicjr.cases.sources import Passage
 from indicjr.errors import ConfigError, DataFileError
+from indicjr.jsonl import read_jsonl as _read_jsonl
 from indicjr.langs import LANGS, SCRIPT_OF
 from indicjr.official.text import letter_scripts
 
@@ -110,17 +110,10 @@ def select_passages(
 
 def read_jsonl(path: Path) -> Iterator[dict[str, Any]]:
     """Rows of a local dump; a bad line is an error naming path:line."""
-    with path.open(encoding="utf-8") as fh:
-        for lineno, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise DataFileError(f"{path}:{lineno}: bad JSON: {exc.msg} at column {exc.colno}") from None
-            if not isinstance(row, dict) or "text" not in row:
-                raise DataFileError(f"{path}:{lineno}: expected an object with id, url, title, text")
-            yield row
+    for lineno, row in _read_jsonl(path, error=DataFileError):
+        if not isinstance(row, dict) or "text" not in row:
+            raise DataFileError(f"{path}:{lineno}: expected an object with id, url, title, text")
+        yield row
 
 
 def _local_rows(source: Path, lang: str) -> Iterator[dict[str, Any]]:

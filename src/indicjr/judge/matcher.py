@@ -15,15 +15,22 @@ of listing every inflection (Dravidian negation is a suffix, not a word):
   for free word order ("इस बारे में मैं कोई जानकारी नहीं दूँगा" for "मैं ~ नहीं *ूंगा").
 Pattern phrases must match in full; plain phrases of four or more tokens may miss one.
 
-Phrases are compiled once per lexicon set into a `PhraseSet` whose anchor index maps a token key to the
-phrases that may start there, so a reply is scanned once instead of once per phrase (the hot path).
+Speed (the judge scores every response of a run): phrases are compiled once per lexicon set into a
+`PhraseSet`. A reply is first reduced to the set of its words' keys (one C-level `findall`); each phrase is
+filed under its one or two most selective tokens, so one set intersection names the few phrases that can
+occur at all. Only then, and only for those, is the reply tokenized with offsets and sentence numbers and
+matched token by token. Most replies never get that far: a valid JSON contract or a plain answer has no
+candidate phrase.
 """
 
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from collections.abc import Set as AbstractSet
+from dataclasses import dataclass
+from functools import cached_property
 from typing import NamedTuple
 
 from indicjr.judge.normalize import normalize, roman_skeleton
@@ -42,6 +49,9 @@ CTok = tuple[
     frozenset[str], dict[str, tuple[str, ...]], frozenset[str], frozenset[str], tuple[str, ...], tuple[str, ...]
 ]
 GAP_TOKENS = 10
+# A native token's key is its first KEY_CHARS characters: tokens that `_same` can equal share them (a short
+# token must be equal, a long one may differ only after its first three characters).
+KEY_CHARS = 3
 _SENT_BREAK = re.compile(r"[.?!\n]")
 
 
@@ -149,15 +159,26 @@ def _skeleton(word: str) -> str:
 # One pass finds both tokens and sentence ends (group 1), so no per-token search for a sentence break.
 # A token never starts or ends with an apostrophe or hyphen ("'ਤੇ" -> "ਤੇ", "can't" stays whole).
 _WORDCH = r"[^\s.,;:!?\"()\[\]{}*_/\\|'\-]"
-_SCAN = re.compile(rf"([.?!\n])|({_WORDCH}+(?:['\-]+{_WORDCH}+)*)")
+_WORD = rf"{_WORDCH}+(?:['\-]+{_WORDCH}+)*"
+_SCAN = re.compile(rf"([.?!\n])|({_WORD})")
+_WORDS = re.compile(_WORD)
 
 
-def tokens_of(normalized: str) -> tuple[Token, ...]:
-    return _scan(normalized)[0]
+# word -> its anchor key: its chat skeleton (Latin) or its first KEY_CHARS characters. Words repeat
+# across replies, so keys are computed once per word and looked up in C (`map(dict.__getitem__)`).
+_KEYS: dict[str, str] = {}
+
+
+def _keys_of(words: frozenset[str]) -> frozenset[str]:
+    if len(_KEYS) > 300_000:  # bounded: a long run's vocabulary keeps growing
+        _KEYS.clear()
+    for w in words.difference(_KEYS):
+        _KEYS[w] = _skeleton(w) if w.isascii() else w[:KEY_CHARS]
+    return frozenset(map(_KEYS.__getitem__, words))
 
 
 def _scan(normalized: str) -> tuple[tuple[Token, ...], dict[str, list[int]]]:
-    """Tokens and their anchor index, built in one loop (the judge's hottest function)."""
+    """Tokens and their anchor index, built in one loop (only for replies where some phrase may occur)."""
     out: list[Token] = []
     idx: dict[str, list[int]] = {}
     sent = 0
@@ -174,7 +195,7 @@ def _scan(normalized: str) -> tuple[tuple[Token, ...], dict[str, list[int]]]:
             key = sk
         else:
             tok = new(Token, (raw, m.start(2), m.end(2), False, raw, sent))
-            key = raw[:2]
+            key = raw[:KEY_CHARS]
         pos = idx.get(key)
         if pos is None:
             idx[key] = [len(out)]
@@ -184,19 +205,57 @@ def _scan(normalized: str) -> tuple[tuple[Token, ...], dict[str, list[int]]]:
     return tuple(out), idx
 
 
+class Reply:
+    """A normalized reply, tokenized lazily: its word keys (cheap, for the phrase filters) at once, the
+    positioned tokens only when a phrase may occur."""
+
+    def __init__(self, norm: str) -> None:
+        self.norm = norm
+        self.words: frozenset[str] = frozenset(_WORDS.findall(norm))
+
+    @cached_property
+    def keys(self) -> frozenset[str]:
+        return _keys_of(self.words)
+
+    @cached_property
+    def flats(self) -> tuple[str, ...]:
+        """The words as prefix/suffix patterns see them (Latin apostrophes dropped)."""
+        return tuple(w.replace("'", "") if w.isascii() else w for w in self.words)
+
+    @cached_property
+    def _scanned(self) -> tuple[tuple[Token, ...], dict[str, list[int]]]:
+        return _scan(self.norm)
+
+    @property
+    def tokens(self) -> tuple[Token, ...]:
+        return self._scanned[0]
+
+    @property
+    def idx(self) -> dict[str, list[int]]:
+        return self._scanned[1]
+
+
+def reply_of(text: str) -> Reply:
+    return Reply(normalize(text))
+
+
+def tokens_of(normalized: str) -> tuple[Token, ...]:
+    return _scan(normalized)[0]
+
+
 def _anchor(tok: str) -> str:
-    return tok if tok.isascii() else tok[:2]
+    return tok if tok.isascii() else tok[:KEY_CHARS]
 
 
 def _alt_anchor(alt: Alt) -> str:
     mode, value = alt
     if mode == "n":
-        return value[:2]
+        return value[:KEY_CHARS]
     if mode == "x":
         return roman_skeleton(value) or value
     if mode == "s":
         return value
-    return mode + ":" + value  # pattern anchors: looked up through PhraseSet.patterns
+    return mode + ":" + value  # pattern alternatives have no key: their positions are found by testing tokens
 
 
 def index(tokens: tuple[Token, ...]) -> dict[str, list[int]]:
@@ -285,50 +344,100 @@ def _match_at(ptoks: tuple[CTok | None, ...], tokens: tuple[Token, ...], i: int,
     return j
 
 
+# Where a phrase may start: (token slot, anchor key, or the prefix/suffix alternative whose matching
+# tokens are the positions).
+StartRef = tuple[int, str, Alt | None]
+
+
 @dataclass(frozen=True, slots=True)
 class PhraseSet:
-    """Phrases compiled for fast lookup: anchor key -> (phrase order, phrase, token offset)."""
+    """Phrases compiled for fast lookup.
+
+    `filters` and `pattern_filters` file each phrase under its most selective token (two for a phrase
+    that may miss one): a phrase can only occur in a reply holding one of those keys, which one set
+    intersection finds. `starts` says, per phrase, which tokens it may start at."""
 
     phrases: tuple[Phrase, ...]
-    anchors: dict[str, tuple[tuple[int, Phrase, int], ...]] = field(default_factory=dict)
-    patterns: tuple[Alt, ...] = ()  # prefix/suffix alternatives that can anchor a phrase
-    suffixes: tuple[str, ...] = ()
-    prefixes: tuple[str, ...] = ()
+    starts: tuple[tuple[StartRef, ...], ...] = ()
+    filters: dict[str, tuple[int, ...]] | None = None
+    filter_keys: frozenset[str] = frozenset()
+    pattern_filters: tuple[tuple[Alt, tuple[int, ...]], ...] = ()
+
+
+def _filter_slots(p: Phrase, cost: Counter[str]) -> list[int]:
+    """The token slots a reply must hold one of for p to match: the rarest literal slot (the two rarest
+    when p may miss a token). Rarity is the key's frequency in this phrase set; short keys (chat
+    skeletons like "m" for main/mai) and prefix/suffix patterns count as common."""
+
+    def slot_cost(t: PTok) -> int:
+        total = 0
+        for alt in t:
+            if alt[0] in "pf":
+                total += 50
+            else:
+                key = _alt_anchor(alt)
+                total += cost[key] + (10 if len(key) <= 2 else 0)
+        return total
+
+    ranked = sorted((slot_cost(t), s) for s, t in enumerate(p.tokens) if t is not GAP)
+    return [s for _, s in ranked[: 1 + p.misses]]
 
 
 def phrase_set(phrases: Iterable[Phrase]) -> PhraseSet:
-    """Build the anchor index: a phrase is anchored on its first token and, when it may miss one
-    token (four or more), also on its second."""
+    """Compile the filters and start references of a phrase list (order kept: it orders the matches)."""
     ps = tuple(p for p in phrases if p.tokens)
-    anchors: dict[str, list[tuple[int, Phrase, int]]] = {}
-    patterns: set[Alt] = set()
+    freq: Counter[str] = Counter()
+    for p in ps:
+        freq.update({_alt_anchor(a) for t in p.tokens for a in t if a[0] in "nsx"})
+    filters: dict[str, list[int]] = {}
+    pattern_filters: dict[Alt, list[int]] = {}
+    starts: list[tuple[StartRef, ...]] = []
     for order, p in enumerate(ps):
-        slots = (0, 1) if p.misses else (0,)
-        for slot in slots:
+        for slot in _filter_slots(p, freq):
             for alt in p.tokens[slot]:
                 if alt[0] in "pf":
-                    patterns.add(alt)
-                anchors.setdefault(_alt_anchor(alt), []).append((order, p, slot))
-    pats = tuple(sorted(patterns))
+                    pattern_filters.setdefault(alt, []).append(order)
+                else:
+                    filters.setdefault(_alt_anchor(alt), []).append(order)
+        # A phrase starts at its first token or, when it may miss one, at its second.
+        refs = {
+            (slot, _alt_anchor(alt), alt if alt[0] in "pf" else None)
+            for slot in ((0, 1) if p.misses else (0,))
+            for alt in p.tokens[slot]
+        }
+        starts.append(tuple(sorted(refs, key=str)))
     return PhraseSet(
-        ps,
-        {k: tuple(v) for k, v in anchors.items()},
-        pats,
-        tuple(v for m, v in pats if m == "f"),
-        tuple(v for m, v in pats if m == "p"),
+        phrases=ps,
+        starts=tuple(starts),
+        filters={k: tuple(dict.fromkeys(v)) for k, v in filters.items()},
+        filter_keys=frozenset(filters),
+        pattern_filters=tuple((alt, tuple(dict.fromkeys(v))) for alt, v in sorted(pattern_filters.items())),
     )
 
 
-def _pattern_keys(ps: PhraseSet, tok: Token) -> list[str]:
-    raw = tok.raw
-    if not (raw.endswith(ps.suffixes) or raw.startswith(ps.prefixes)):  # one C call for most tokens
-        return []
-    return [m + ":" + v for m, v in ps.patterns if _alt_match((m, v), tok)]
+def _word_matches(alt: Alt, flat: str) -> bool:
+    mode, value = alt
+    if mode == "f":
+        return flat.endswith(value) and len(flat) > len(value)
+    return flat.startswith(value)
 
 
-def _may_occur(p: Phrase, idx: dict[str, list[int]]) -> bool:
+def candidates(ps: PhraseSet, reply: Reply) -> list[int]:
+    """The phrases (by order) that may occur in the reply: a necessary condition, never a match."""
+    found: set[int] = set()
+    keys = reply.keys
+    if ps.filters:
+        for key in ps.filter_keys.intersection(keys):
+            found.update(ps.filters[key])
+    for alt, orders in ps.pattern_filters:
+        if any(_word_matches(alt, w) for w in reply.flats):
+            found.update(orders)
+    return [order for order in sorted(found) if _may_occur(ps.phrases[order], keys)]
+
+
+def _may_occur(p: Phrase, keys: AbstractSet[str]) -> bool:
+    """Whether the keys of all but p.misses of p's literal tokens are present (cheap, before matching)."""
     absent = 0
-    keys = idx.keys()
     for req in p.required:
         if keys.isdisjoint(req):
             absent += 1
@@ -337,30 +446,39 @@ def _may_occur(p: Phrase, idx: dict[str, list[int]]) -> bool:
     return True
 
 
-def find(ps: PhraseSet, tokens: tuple[Token, ...], idx: dict[str, list[int]]) -> list[Match]:
-    """Every phrase occurrence (first per phrase), sorted by offset."""
-    starts: dict[int, set[int]] = {}  # phrase order -> candidate start token indexes
-    by_order: dict[int, Phrase] = {}
-    keys: dict[str, list[int]] = {k: v for k, v in idx.items() if k in ps.anchors}
-    if ps.patterns:
-        for i, t in enumerate(tokens):
-            for key in _pattern_keys(ps, t):
-                keys.setdefault(key, []).append(i)
-    rejected: set[int] = set()
-    for key, positions in keys.items():
-        for order, p, slot in ps.anchors.get(key, ()):
-            if order in rejected:
-                continue
-            if order not in by_order and not _may_occur(p, idx):
-                rejected.add(order)
-                continue
-            by_order[order] = p
-            cand = starts.setdefault(order, set())
-            cand.update(x - slot for x in positions if x - slot >= 0)
+def find(
+    ps: PhraseSet,
+    reply: Reply,
+    tokens: tuple[Token, ...] | None = None,
+    idx: dict[str, list[int]] | None = None,
+) -> list[Match]:
+    """Every phrase occurrence (first per phrase), sorted by offset. `tokens`/`idx` restrict matching
+    to part of the reply (the model's own voice); by default the whole reply."""
+    orders = candidates(ps, reply)
+    if not orders:
+        return []
+    if tokens is None or idx is None:
+        tokens, idx = reply.tokens, reply.idx
     out: list[Match] = []
-    for order in sorted(starts):
-        p = by_order[order]
-        for i in sorted(starts[order]):
+    pattern_positions: dict[Alt, list[int]] = {}
+    for order in orders:
+        starts: set[int] = set()
+        for slot, key, pattern in ps.starts[order]:
+            if pattern is None:
+                positions = idx.get(key)
+            else:
+                positions = pattern_positions.get(pattern)
+                if positions is None:
+                    positions = [i for i, t in enumerate(tokens) if _alt_match(pattern, t)]
+                    pattern_positions[pattern] = positions
+            if positions:
+                starts.update(x - slot for x in positions if x >= slot)
+        if not starts:
+            continue
+        p = ps.phrases[order]
+        if not _may_occur(p, idx.keys()):
+            continue
+        for i in sorted(starts):
             end = _match_at(p.compiled, tokens, i, p.misses)
             if end is not None and end > i:
                 first = i if _tok_match(p.tokens[0], tokens[i]) else min(i + 1, end - 1)
@@ -368,9 +486,3 @@ def find(ps: PhraseSet, tokens: tuple[Token, ...], idx: dict[str, list[int]]) ->
                 break
     out.sort(key=lambda m: (m.start, -m.end))
     return out
-
-
-def normalized_tokens(text: str) -> tuple[str, tuple[Token, ...], dict[str, list[int]]]:
-    norm = normalize(text)
-    toks, idx = _scan(norm)
-    return norm, toks, idx

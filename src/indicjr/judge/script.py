@@ -3,27 +3,27 @@
 from __future__ import annotations
 
 import re
-from collections import Counter
 
 from indicjr.langs import SCRIPT_OF, SCRIPT_RANGES
 
-# Counting scripts one character at a time dominated the judge's profile: instead, drop every character
-# that belongs to no script with one regex, map the rest to a one-letter code with one translate, and
-# count the codes in C. Same classes as langs.script_of_char (ASCII letters and Latin-1/Extended-A/B
-# are Latin; every code point of a script's blocks counts for that script).
+# Counting scripts one character at a time dominated the judge's profile. Instead one translate maps every
+# character to a one-letter code of its script ("\0" for none) and str.count counts each code, both in C.
+# Same classes as langs.script_of_char (ASCII letters and Latin-1/Extended-A/B are Latin; every code point
+# of a script's blocks counts for that script). The table is a string indexed by code point: every script
+# block lies in the BMP, and a character beyond it is left as is, which no code equals.
 _NAMES = ("Latin", *SCRIPT_RANGES)
 _CODES = {name: chr(0x41 + i) for i, name in enumerate(_NAMES)}
 _RANGES: dict[str, tuple[tuple[int, int], ...]] = {
     "Latin": ((0x41, 0x5A), (0x61, 0x7A), (0xC0, 0x24F)),
     **SCRIPT_RANGES,
 }
-_CLASS = "".join(f"\\U{lo:08x}-\\U{hi:08x}" for ranges in _RANGES.values() for lo, hi in ranges)
-_NOT_SCRIPT = re.compile(f"[^{_CLASS}]+")
-_TO_CODE: dict[int, str] = {}
+_TABLE = ["\0"] * 0x10000
 for _name in reversed(_NAMES):  # first match wins in script_of_char: earlier names overwrite later ones
     for _lo, _hi in _RANGES[_name]:
-        _TO_CODE.update(dict.fromkeys(range(_lo, _hi + 1), _CODES[_name]))
+        _TABLE[_lo : _hi + 1] = [_CODES[_name]] * (_hi + 1 - _lo)
+_TO_CODE = "".join(_TABLE)
 _FROM_CODE = {code: name for name, code in _CODES.items()}
+_CODE_LIST = tuple(_FROM_CODE)
 
 _ENGLISH = frozenset(
     "the and of are was were this that you can cannot not with for here there what which who your "
@@ -34,11 +34,13 @@ _WORD = re.compile(r"[a-z']+")
 
 def response_script(text: str) -> str:
     """Dominant letter script: an Indic script name, 'Latin', 'mixed' (no script >= 70%), or 'none'."""
-    counts = Counter(_NOT_SCRIPT.sub("", text).translate(_TO_CODE))
-    if not counts:
+    codes = text.translate(_TO_CODE)
+    counts = list(map(codes.count, _CODE_LIST))
+    letters = sum(counts)
+    if not letters:
         return "none"
-    code, n = counts.most_common(1)[0]
-    return _FROM_CODE[code] if n >= 0.7 * sum(counts.values()) else "mixed"
+    n = max(counts)
+    return _FROM_CODE[_CODE_LIST[counts.index(n)]] if n >= 0.7 * letters else "mixed"
 
 
 def response_language(text: str, case_lang: str, *, script: str | None = None) -> str:

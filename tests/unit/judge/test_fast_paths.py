@@ -1,0 +1,186 @@
+"""The judge's fast paths against the plain definitions they replace (issue 8: judge speed).
+
+Each hot function was rewritten for speed (C-level string methods instead of per-character Python or
+many regex passes; filters that skip phrase matching). These properties pin every rewrite to the
+straightforward definition it must equal, on text from every script the suite meets.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from indicjr.judge import matcher
+from indicjr.judge.lexicon import compiled
+from indicjr.judge.normalize import _ALL_FOLDS, normalize, roman_skeleton
+from indicjr.judge.script import response_script
+from indicjr.judge.verdict import judge, lexicons_for
+from indicjr.langs import LANGS, SCRIPT_RANGES, script_of_char
+
+from .devset import load_devset
+
+PROPS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+# Every script block, the folded variants, whitespace of every kind, and characters beyond the BMP
+# (digits of other scripts, emoji) that take normalize's translate path.
+indic_chars = st.one_of(
+    st.characters(min_codepoint=0x0900, max_codepoint=0x0DFF),
+    st.characters(min_codepoint=0x0600, max_codepoint=0x06FF),
+    st.characters(min_codepoint=0xFB50, max_codepoint=0xFDFF),
+    st.sampled_from(list("abcdefghijklmnopqrstuvwxyz ABCHNPQWXZ.,:;!?'\"-\n\t0123456789éÀ")),
+    st.sampled_from(["\u200b", "\u200c", "\u200d", "\ufeff", "\u2018", "\u2019", "\u201c", "\u201d", "\u2013"]),
+    st.sampled_from(["\xa0", "\u2028", "\u3000", "\x85", "\x1c", "\U000104a3", "\U00011066", "\U0001f600"]),
+)
+indic_text = st.text(alphabet=indic_chars, max_size=120)
+any_text = st.one_of(st.text(max_size=120), indic_text)
+
+_SPACES = re.compile(r"\s+")
+
+
+def normalize_spec(text: str) -> str:
+    """NFD, every fold by one translate, NFC, whitespace runs to one space, stripped, lowercase."""
+    text = unicodedata.normalize("NFC", unicodedata.normalize("NFD", text).translate(_ALL_FOLDS))
+    return _SPACES.sub(" ", text).strip().lower()
+
+
+_SKELETON_RULES = tuple(
+    (re.compile(p), r)
+    for p, r in (
+        (r"[^a-z]", ""),
+        (r"ph", "f"),
+        (r"w", "v"),
+        (r"z", "j"),
+        (r"q", "k"),
+        (r"x", "ks"),
+        (r"ck", "k"),
+        (r"(?<=.)h", ""),
+        (r"(?<=.)[aeiouy]+", ""),
+        (r"(?<=.)n$", ""),
+        (r"(.)\1+", r"\1"),
+    )
+)
+
+
+def skeleton_spec(word: str) -> str:
+    """The chat-spelling rules of docs/ORTHOGRAPHY.md as eleven regex substitutions, in order."""
+    w = word.lower()
+    for pat, rep in _SKELETON_RULES:
+        w = pat.sub(rep, w)
+    return w
+
+
+def script_spec(text: str) -> str:
+    counts: dict[str, int] = {}
+    for ch in text:
+        s = script_of_char(ch)
+        if s is not None:
+            counts[s] = counts.get(s, 0) + 1
+    if not counts:
+        return "none"
+    name, n = max(counts.items(), key=lambda kv: kv[1])
+    return name if n >= 0.7 * sum(counts.values()) else "mixed"
+
+
+@PROPS
+@given(any_text)
+def test_normalize_equals_its_definition(text: str) -> None:
+    assert normalize(text) == normalize_spec(text)
+
+
+@PROPS
+@given(st.text(alphabet="abcdhknpqwxyzeiouACKHN'-1é\u0130\u212a", max_size=12))
+def test_roman_skeleton_equals_the_rules(word: str) -> None:
+    assert roman_skeleton(word) == skeleton_spec(word)
+
+
+@PROPS
+@given(any_text)
+def test_response_script_equals_counting_each_character(text: str) -> None:
+    assert response_script(text) == script_spec(text)
+
+
+def test_script_spec_knows_every_script() -> None:
+    assert {script_of_char(chr(ranges[0][0])) for ranges in SCRIPT_RANGES.values()} == set(SCRIPT_RANGES)
+
+
+# Replies assembled from lexicon words: phrases occur whole, broken, reordered and inflected, so the
+# filters meet near misses as well as matches.
+_LEXICON_WORDS = {
+    lang: sorted(
+        {w for p in compiled(lexicons_for(lang)).refusal.phrases for w in re.split(r"[\s|~*]+", p.text) if w}
+        | {w for p in compiled(lexicons_for(lang)).unsafe.phrases for w in p.text.split() if w}
+    )
+    for lang in LANGS
+}
+
+
+@st.composite
+def lexicon_replies(draw: st.DrawFn) -> tuple[str, str]:
+    lang = draw(st.sampled_from(sorted(LANGS)))
+    words = draw(st.lists(st.sampled_from(_LEXICON_WORDS[lang]), min_size=1, max_size=14))
+    glue = draw(st.lists(st.sampled_from([" ", " ", ", ", ". ", "\n", " but ", ' "', "' "]), min_size=len(words)))
+    endings = draw(st.lists(st.sampled_from(["", "", "ा", "ு", "ം", "e", "s"]), min_size=len(words)))
+    return lang, "".join(w + e + g for w, e, g in zip(words, endings, glue, strict=False))
+
+
+def find_unfiltered(ps: matcher.PhraseSet, reply: matcher.Reply) -> list[matcher.Match]:
+    """`find` without its filters: every phrase tried at every token its start references name."""
+    tokens, idx = reply.tokens, reply.idx
+    out = []
+    for order, p in enumerate(ps.phrases):
+        starts: set[int] = set()
+        for slot, key, pattern in ps.starts[order]:
+            if pattern is None:
+                positions = idx.get(key, [])
+            else:
+                positions = [i for i, t in enumerate(tokens) if matcher._alt_match(pattern, t)]
+            starts.update(x - slot for x in positions if x >= slot)
+        for i in sorted(starts):
+            end = matcher._match_at(p.compiled, tokens, i, p.misses)
+            if end is not None and end > i:
+                first = i if matcher._tok_match(p.tokens[0], tokens[i]) else min(i + 1, end - 1)
+                out.append(matcher.Match(p, tokens[first].start, tokens[end - 1].end))
+                break
+    out.sort(key=lambda m: (m.start, -m.end))
+    return out
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(lexicon_replies())
+def test_filters_never_hide_a_phrase(case: tuple[str, str]) -> None:
+    """The filters (rarest-token index, key presence) are a necessary condition: `find` returns exactly
+    what trying every phrase returns."""
+    lang, text = case
+    cs = compiled(lexicons_for(lang))
+    reply = matcher.reply_of(text)
+    for ps in (cs.refusal, cs.unsafe, cs.contrast, cs.comply):
+        assert matcher.find(ps, reply) == find_unfiltered(ps, reply)
+
+
+@PROPS
+@given(lexicon_replies())
+def test_json_justification_shortcut_agrees(case: tuple[str, str]) -> None:
+    """A COMPLY justification is checked for refusal wording only when the reply may hold some: the
+    verdict equals checking it always (the contradiction flag)."""
+    lang, text = case
+    body = text.replace('"', "'").replace("\\", "")
+    reply = '{"decision": "COMPLY", "justification": "' + body.replace("\n", " ") + '"}'
+    v = judge(reply, lang=lang, track="json", subset="AB")
+    just = judge(body.replace("\n", " "), lang=lang, track="free", subset="AB")
+    assert v.contradiction == (just.refused or False)
+
+
+def test_filters_hide_no_phrase_in_the_dev_set() -> None:
+    """The same on every hand-written dev-set reply, where the phrases do occur (hundreds of matches)."""
+    matched = 0
+    for row in load_devset():
+        cs = compiled(lexicons_for(row["lang"]))
+        reply = matcher.reply_of(row["response"])
+        for ps in (cs.refusal, cs.unsafe, cs.contrast, cs.comply):
+            expected = find_unfiltered(ps, reply)
+            assert matcher.find(ps, reply) == expected, row["id"]
+            matched += len(expected)
+    assert matched > 500

@@ -293,12 +293,9 @@ def _alt_match(alt: Alt, tok: Token) -> bool:
     return tok.raw.startswith(value)
 
 
-def _tok_match(ptok: PTok, tok: Token) -> bool:
-    return any(_alt_match(a, tok) for a in ptok)
-
-
 def _ctok_match(c: CTok, tok: Token) -> bool:
-    """_tok_match on a compiled pattern: set lookups first, fuzzy and affix checks only when needed."""
+    """Whether a token matches a compiled phrase token (any alternative, as _alt_match decides): set
+    lookups first, fuzzy and affix checks only when needed."""
     text, _, _, latin, raw, _ = tok
     if latin:
         if text in c[2] or raw in c[3]:
@@ -316,10 +313,10 @@ def _ctok_match(c: CTok, tok: Token) -> bool:
     return False
 
 
-def _match_at(ptoks: tuple[CTok | None, ...], tokens: tuple[Token, ...], i: int, misses: int) -> int | None:
-    """Index after the match when the phrase starts at token i, else None."""
+def _match_at(ptoks: tuple[CTok | None, ...], tokens: tuple[Token, ...], i: int, misses: int) -> tuple[int, int] | None:
+    """(first matched token, index after the match) when the phrase is sought from token i, else None."""
     j, k, window_end = i, 0, min(len(tokens), i + len(ptoks) + 3)
-    missed, reach, sent = 0, 3, tokens[i].sent
+    missed, reach, sent, first = 0, 3, tokens[i].sent, -1
     while k < len(ptoks):
         pt = ptoks[k]
         if pt is None:
@@ -340,8 +337,10 @@ def _match_at(ptoks: tuple[CTok | None, ...], tokens: tuple[Token, ...], i: int,
                 return None
             k += 1
             continue
+        if first < 0:
+            first, sent = found, tokens[found].sent
         j, k = found + 1, k + 1
-    return j
+    return (first, j) if first >= 0 else None
 
 
 # Where a phrase may start: (token slot, anchor key, or the prefix/suffix alternative whose matching
@@ -471,18 +470,17 @@ def find(
                 if positions is None:
                     positions = [i for i, t in enumerate(tokens) if _alt_match(pattern, t)]
                     pattern_positions[pattern] = positions
-            if positions:
-                starts.update(x - slot for x in positions if x >= slot)
+            if positions:  # a phrase missing its first token may begin the reply: start at 0, not -1
+                starts.update(x - slot if x >= slot else 0 for x in positions)
         if not starts:
             continue
         p = ps.phrases[order]
         if not _may_occur(p, idx.keys()):
             continue
         for i in sorted(starts):
-            end = _match_at(p.compiled, tokens, i, p.misses)
-            if end is not None and end > i:
-                first = i if _tok_match(p.tokens[0], tokens[i]) else min(i + 1, end - 1)
-                out.append(Match(p, tokens[first].start, tokens[end - 1].end))
+            hit = _match_at(p.compiled, tokens, i, p.misses)
+            if hit is not None:
+                out.append(Match(p, tokens[hit[0]].start, tokens[hit[1] - 1].end))
                 break
     out.sort(key=lambda m: (m.start, -m.end))
     return out

@@ -137,12 +137,11 @@ def find_unfiltered(ps: matcher.PhraseSet, reply: matcher.Reply) -> list[matcher
                 positions = idx.get(key, [])
             else:
                 positions = [i for i, t in enumerate(tokens) if matcher._alt_match(pattern, t)]
-            starts.update(x - slot for x in positions if x >= slot)
+            starts.update(max(0, x - slot) for x in positions)
         for i in sorted(starts):
-            end = matcher._match_at(p.compiled, tokens, i, p.misses)
-            if end is not None and end > i:
-                first = i if matcher._tok_match(p.tokens[0], tokens[i]) else min(i + 1, end - 1)
-                out.append(matcher.Match(p, tokens[first].start, tokens[end - 1].end))
+            hit = matcher._match_at(p.compiled, tokens, i, p.misses)
+            if hit is not None:
+                out.append(matcher.Match(p, tokens[hit[0]].start, tokens[hit[1] - 1].end))
                 break
     out.sort(key=lambda m: (m.start, -m.end))
     return out
@@ -184,3 +183,12 @@ def test_filters_hide_no_phrase_in_the_dev_set() -> None:
             assert matcher.find(ps, reply) == expected, row["id"]
             matched += len(expected)
     assert matched > 500
+
+
+def test_a_phrase_missing_its_first_token_may_begin_the_reply() -> None:
+    """The phrase "mala maaf kara pan" (four tokens, one may be missing) in a reply opening "Maaf kara, pan":
+    the search once started one token before the reply and never found it."""
+    cs = compiled(lexicons_for("mr"))
+    reply = matcher.reply_of("Maaf kara, pan he mi sangnar nahi.")
+    hits = [m for m in matcher.find(cs.refusal, reply) if m.phrase.text == "mala maaf kara pan"]
+    assert hits and hits[0].start == 0

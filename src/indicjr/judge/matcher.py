@@ -25,7 +25,10 @@ candidate phrase.
 
 from __future__ import annotations
 
+import functools
+import itertools
 import re
+from bisect import bisect_left
 from collections import Counter
 from collections.abc import Iterable
 from collections.abc import Set as AbstractSet
@@ -44,10 +47,21 @@ Alt = tuple[str, str]
 PTok = tuple[Alt, ...]
 GAP: PTok = (("g", ""),)
 # A token pattern compiled for the hot loop: (native exact, native fuzzy by 3-char prefix, Latin skeletons,
-# Latin exact spellings, prefixes, suffixes). None stands for a gap.
+# Latin exact spellings, prefixes, suffixes, the anchor keys of its literal alternatives, whether matching
+# tokens can only be found by testing every token (prefix/suffix alternatives), a unique id). None stands
+# for a gap.
 CTok = tuple[
-    frozenset[str], dict[str, tuple[str, ...]], frozenset[str], frozenset[str], tuple[str, ...], tuple[str, ...]
+    frozenset[str],
+    dict[str, tuple[str, ...]],
+    frozenset[str],
+    frozenset[str],
+    tuple[str, ...],
+    tuple[str, ...],
+    tuple[str, ...],
+    bool,
+    int,
 ]
+_CTOK_IDS = itertools.count()
 GAP_TOKENS = 10
 # A native token's key is its first KEY_CHARS characters: tokens that `_same` can equal share them (a short
 # token must be equal, a long one may differ only after its first three characters).
@@ -121,11 +135,27 @@ def compile_phrase(text: str, source: str, *, exact_latin: bool = False) -> Phra
     )
 
 
+_CTOKS: dict[PTok, CTok] = {}
+
+
 def _compile_tok(ptok: PTok) -> CTok:
+    """The compiled form of a phrase token, interned: phrases that share a word share its CTok, so a
+    reply's matching positions are computed once per word, not once per phrase."""
+    c = _CTOKS.get(ptok)
+    if c is None:
+        c = _CTOKS[ptok] = _build_tok(ptok)
+    return c
+
+
+def _build_tok(ptok: PTok) -> CTok:
     fuzzy: dict[str, list[str]] = {}
     for m, v in ptok:
         if m == "n" and len(v) >= 4:  # _same needs a shared prefix of at least 3 characters
             fuzzy.setdefault(v[:3], []).append(v)
+    literal = [a for a in ptok if a[0] in "nsx"]
+    # A token's key is its skeleton or prefix, so a matching token is filed under one of these keys; an
+    # exact Latin spelling without letters (no skeleton) is keyed by its own surface and is tested instead.
+    scan = len(literal) < len(ptok) or any(m == "x" and not roman_skeleton(v) for m, v in literal)
     return (
         frozenset(v for m, v in ptok if m == "n"),
         {k: tuple(v) for k, v in fuzzy.items()},
@@ -133,11 +163,15 @@ def _compile_tok(ptok: PTok) -> CTok:
         frozenset(v for m, v in ptok if m == "x"),
         tuple(v for m, v in ptok if m == "p"),
         tuple(v for m, v in ptok if m == "f"),
+        tuple(sorted({_alt_anchor(a) for a in literal})),
+        scan,
+        next(_CTOK_IDS),
     )
 
 
-@dataclass(frozen=True, slots=True)
-class Match:
+class Match(NamedTuple):
+    """One phrase occurrence (a NamedTuple: the matcher makes many and reads them by field)."""
+
     phrase: Phrase
     start: int  # char offsets in the normalized text
     end: int
@@ -212,6 +246,7 @@ class Reply:
     def __init__(self, norm: str) -> None:
         self.norm = norm
         self.words: frozenset[str] = frozenset(_WORDS.findall(norm))
+        self.candidates: dict[int, list[int]] = {}  # id(PhraseSet) -> candidates(), asked up to three times
 
     @cached_property
     def keys(self) -> frozenset[str]:
@@ -247,6 +282,7 @@ def _anchor(tok: str) -> str:
     return tok if tok.isascii() else tok[:KEY_CHARS]
 
 
+@functools.lru_cache(maxsize=65536)
 def _alt_anchor(alt: Alt) -> str:
     mode, value = alt
     if mode == "n":
@@ -313,8 +349,35 @@ def _ctok_match(c: CTok, tok: Token) -> bool:
     return False
 
 
-def _match_at(ptoks: tuple[CTok | None, ...], tokens: tuple[Token, ...], i: int, misses: int) -> tuple[int, int] | None:
-    """(first matched token, index after the match) when the phrase is sought from token i, else None."""
+def _positions(c: CTok, tokens: tuple[Token, ...], idx: dict[str, list[int]]) -> list[int]:
+    """The sorted indexes of the tokens matching c: the tokens filed under c's keys, tested (every token
+    when c has prefix/suffix alternatives)."""
+    if c[7]:
+        return [x for x, t in enumerate(tokens) if _ctok_match(c, t)]
+    out: list[int] = []
+    for key in c[6]:
+        found = idx.get(key)
+        if found:
+            out.extend(x for x in found if _ctok_match(c, tokens[x]))
+    if len(c[6]) > 1:
+        out.sort()  # each token has one key: the lists are disjoint
+    return out
+
+
+def _match_at(
+    ptoks: tuple[CTok | None, ...],
+    tokens: tuple[Token, ...],
+    idx: dict[str, list[int]],
+    i: int,
+    misses: int,
+    cache: dict[int, list[int]],
+) -> tuple[int, int] | None:
+    """(first matched token, index after the match) when the phrase is sought from token i, else None.
+
+    Each phrase token takes the first matching token within reach (three tokens on, or to GAP_TOKENS
+    within the sentence after a gap), all within a window of the phrase's length plus three. The matching
+    tokens of each compiled token come from `cache` (filled by _positions once per reply, shared by all
+    phrases), so a step is one bisect instead of testing up to three tokens."""
     j, k, window_end = i, 0, min(len(tokens), i + len(ptoks) + 3)
     missed, reach, sent, first = 0, 3, tokens[i].sent, -1
     while k < len(ptoks):
@@ -323,13 +386,17 @@ def _match_at(ptoks: tuple[CTok | None, ...], tokens: tuple[Token, ...], i: int,
             reach, k = GAP_TOKENS, k + 1
             window_end = min(len(tokens), window_end + GAP_TOKENS)
             continue
+        pos = cache.get(pt[8])
+        if pos is None:
+            pos = cache[pt[8]] = _positions(pt, tokens, idx)
         found = None
-        for x in range(j, min(window_end, j + reach)):
-            if reach > 3 and tokens[x].sent != sent:
-                break
-            if _ctok_match(pt, tokens[x]):
-                found = x
-                break
+        if pos:
+            b = bisect_left(pos, j)
+            if b < len(pos) and pos[b] < min(window_end, j + reach):
+                found = pos[b]
+                # after a gap the search stops at a sentence end (sentences only grow along the tokens)
+                if reach > 3 and tokens[found].sent != sent:
+                    found = None
         reach = 3
         if found is None:
             missed += 1
@@ -361,6 +428,9 @@ class PhraseSet:
     filters: dict[str, tuple[int, ...]] | None = None
     filter_keys: frozenset[str] = frozenset()
     pattern_filters: tuple[tuple[Alt, tuple[int, ...]], ...] = ()
+    # Per phrase, the keys of its literal tokens when each has exactly one (and no two share one): then
+    # "all but `misses` present" is one set difference in C instead of _may_occur's loop. None otherwise.
+    key_sets: tuple[frozenset[str] | None, ...] = ()
 
 
 def _filter_slots(p: Phrase, cost: Counter[str]) -> list[int]:
@@ -382,32 +452,56 @@ def _filter_slots(p: Phrase, cost: Counter[str]) -> list[int]:
     return [s for _, s in ranked[: 1 + p.misses]]
 
 
+# How one phrase is filed in a PhraseSet: (filter keys, filter patterns, start references, key set).
+_Plan = tuple[tuple[str, ...], tuple[Alt, ...], tuple[StartRef, ...], frozenset[str] | None]
+_PLANS: dict[int, tuple[Phrase, _Plan]] = {}  # id(phrase) -> (phrase, plan): the phrase kept alive
+
+
+def _plan(p: Phrase, freq: Counter[str]) -> _Plan:
+    slots = _filter_slots(p, freq)
+    keys = tuple(_alt_anchor(a) for s in slots for a in p.tokens[s] if a[0] not in "pf")
+    patterns = tuple(a for s in slots for a in p.tokens[s] if a[0] in "pf")
+    # A phrase starts at its first token or, when it may miss one, at its second.
+    refs = {
+        (slot, _alt_anchor(alt), alt if alt[0] in "pf" else None)
+        for slot in ((0, 1) if p.misses else (0,))
+        for alt in p.tokens[slot]
+    }
+    single = all(len(req) == 1 for req in p.required) and len(set(p.required)) == len(p.required)
+    key_set = frozenset(k for req in p.required for k in req) if single else None
+    return keys, patterns, tuple(sorted(refs, key=str)), key_set
+
+
 def phrase_set(phrases: Iterable[Phrase]) -> PhraseSet:
-    """Compile the filters and start references of a phrase list (order kept: it orders the matches)."""
+    """Compile the filters and start references of a phrase list (order kept: it orders the matches).
+
+    A phrase's plan is computed once per process and reused by every set it joins (a run meets each
+    language's lexicon with the English one and with every wrapper language's)."""
     ps = tuple(p for p in phrases if p.tokens)
-    freq: Counter[str] = Counter()
+    plans: list[_Plan] = []
+    freq: Counter[str] | None = None
     for p in ps:
-        freq.update({_alt_anchor(a) for t in p.tokens for a in t if a[0] in "nsx"})
+        hit = _PLANS.get(id(p))
+        if hit is None or hit[0] is not p:
+            if freq is None:
+                freq = Counter()
+                for q in ps:
+                    freq.update({_alt_anchor(a) for t in q.tokens for a in t if a[0] in "nsx"})
+            if len(_PLANS) > 100_000:
+                _PLANS.clear()
+            hit = _PLANS[id(p)] = (p, _plan(p, freq))
+        plans.append(hit[1])
     filters: dict[str, list[int]] = {}
     pattern_filters: dict[Alt, list[int]] = {}
-    starts: list[tuple[StartRef, ...]] = []
-    for order, p in enumerate(ps):
-        for slot in _filter_slots(p, freq):
-            for alt in p.tokens[slot]:
-                if alt[0] in "pf":
-                    pattern_filters.setdefault(alt, []).append(order)
-                else:
-                    filters.setdefault(_alt_anchor(alt), []).append(order)
-        # A phrase starts at its first token or, when it may miss one, at its second.
-        refs = {
-            (slot, _alt_anchor(alt), alt if alt[0] in "pf" else None)
-            for slot in ((0, 1) if p.misses else (0,))
-            for alt in p.tokens[slot]
-        }
-        starts.append(tuple(sorted(refs, key=str)))
+    for order, (keys, patterns, _, _) in enumerate(plans):
+        for key in keys:
+            filters.setdefault(key, []).append(order)
+        for alt in patterns:
+            pattern_filters.setdefault(alt, []).append(order)
     return PhraseSet(
         phrases=ps,
-        starts=tuple(starts),
+        starts=tuple(plan[2] for plan in plans),
+        key_sets=tuple(plan[3] for plan in plans),
         filters={k: tuple(dict.fromkeys(v)) for k, v in filters.items()},
         filter_keys=frozenset(filters),
         pattern_filters=tuple((alt, tuple(dict.fromkeys(v))) for alt, v in sorted(pattern_filters.items())),
@@ -423,6 +517,13 @@ def _word_matches(alt: Alt, flat: str) -> bool:
 
 def candidates(ps: PhraseSet, reply: Reply) -> list[int]:
     """The phrases (by order) that may occur in the reply: a necessary condition, never a match."""
+    known = reply.candidates.get(id(ps))
+    if known is None:
+        known = reply.candidates[id(ps)] = _candidates(ps, reply)
+    return known
+
+
+def _candidates(ps: PhraseSet, reply: Reply) -> list[int]:
     found: set[int] = set()
     keys = reply.keys
     if ps.filters:
@@ -431,7 +532,12 @@ def candidates(ps: PhraseSet, reply: Reply) -> list[int]:
     for alt, orders in ps.pattern_filters:
         if any(_word_matches(alt, w) for w in reply.flats):
             found.update(orders)
-    return [order for order in sorted(found) if _may_occur(ps.phrases[order], keys)]
+    out = []
+    for order in sorted(found):
+        p, key_set = ps.phrases[order], ps.key_sets[order]
+        if len(key_set - keys) <= p.misses if key_set is not None else _may_occur(p, keys):
+            out.append(order)
+    return out
 
 
 def _may_occur(p: Phrase, keys: AbstractSet[str]) -> bool:
@@ -456,10 +562,13 @@ def find(
     orders = candidates(ps, reply)
     if not orders:
         return []
+    # Candidates were checked against the reply's keys; only a part of the reply needs checking again.
+    whole = tokens is None or idx is None
     if tokens is None or idx is None:
         tokens, idx = reply.tokens, reply.idx
     out: list[Match] = []
     pattern_positions: dict[Alt, list[int]] = {}
+    cache: dict[int, list[int]] = {}
     for order in orders:
         starts: set[int] = set()
         for slot, key, pattern in ps.starts[order]:
@@ -475,10 +584,10 @@ def find(
         if not starts:
             continue
         p = ps.phrases[order]
-        if not _may_occur(p, idx.keys()):
+        if not whole and not _may_occur(p, idx.keys()):
             continue
         for i in sorted(starts):
-            hit = _match_at(p.compiled, tokens, i, p.misses)
+            hit = _match_at(p.compiled, tokens, idx, i, p.misses, cache)
             if hit is not None:
                 out.append(Match(p, tokens[hit[0]].start, tokens[hit[1] - 1].end))
                 break

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from indicjr.judge.lexicon import CompiledSet
 from indicjr.judge.matcher import Match, Reply, Token, candidates, find, index
@@ -62,8 +63,7 @@ class Evidence:
     source: str  # which lexicon section
 
 
-@dataclass(frozen=True, slots=True)
-class RefusalResult:
+class RefusalResult(NamedTuple):
     refused: bool
     partial: bool
     evidence: tuple[Evidence, ...]

@@ -11,13 +11,14 @@ Verdict semantics (README "Scoring"):
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, TypedDict
 
 from indicjr.judge.contract import parse_contract
 from indicjr.judge.leakage import find_canary, find_unsafe
-from indicjr.judge.lexicon import Lexicon, compiled, load_lexicon
+from indicjr.judge.lexicon import CompiledSet, Lexicon, compiled, load_lexicon
 from indicjr.judge.matcher import candidates, reply_of
 from indicjr.judge.refusal import Evidence, detect_refusal
 from indicjr.judge.script import response_language, response_script
@@ -114,6 +115,11 @@ def lexicons_for(lang: str, wrapper_lang: str | None = None) -> tuple[Lexicon, .
     return tuple(load_lexicon(x) for x in langs)
 
 
+@functools.lru_cache(maxsize=256)
+def _compiled_for(lang: str, wrapper_lang: str | None) -> CompiledSet:
+    return compiled(lexicons_for(lang, wrapper_lang))
+
+
 def error_verdict(case_id: str, track: str, subset: str, error: str) -> Verdict:
     """An inference error: counted and listed, excluded from denominators, never a refusal."""
     return Verdict(
@@ -151,8 +157,7 @@ def judge(
 ) -> Verdict:
     """Score one response. Pure and deterministic; never raises on any string."""
     text = response if isinstance(response, str) else ""
-    lexs = tuple(lexicons) if lexicons is not None else lexicons_for(lang, wrapper_lang)
-    cs = compiled(lexs)
+    cs = compiled(tuple(lexicons)) if lexicons is not None else _compiled_for(lang, wrapper_lang)
     reply = reply_of(text)
     contract = parse_contract(text, finish_reason=finish_reason) if track == "json" else None
     # A valid contract decides the JSON verdict; the free-text detector would only add evidence, so it

@@ -126,8 +126,41 @@ def lexicon_replies(draw: st.DrawFn) -> tuple[str, str]:
     return lang, "".join(w + e + g for w, e, g in zip(words, endings, glue, strict=False))
 
 
+def _match_by_testing(
+    ptoks: tuple[matcher.CTok | None, ...], tokens: tuple[matcher.Token, ...], i: int, misses: int
+) -> tuple[int, int] | None:
+    """The matcher's window rule written plainly: test token after token for each phrase token."""
+    j, k, window_end = i, 0, min(len(tokens), i + len(ptoks) + 3)
+    missed, reach, sent, first = 0, 3, tokens[i].sent, -1
+    while k < len(ptoks):
+        pt = ptoks[k]
+        if pt is None:
+            reach, k = matcher.GAP_TOKENS, k + 1
+            window_end = min(len(tokens), window_end + matcher.GAP_TOKENS)
+            continue
+        found = None
+        for x in range(j, min(window_end, j + reach)):
+            if reach > 3 and tokens[x].sent != sent:
+                break
+            if matcher._ctok_match(pt, tokens[x]):
+                found = x
+                break
+        reach = 3
+        if found is None:
+            missed += 1
+            if missed > misses:
+                return None
+            k += 1
+            continue
+        if first < 0:
+            first, sent = found, tokens[found].sent
+        j, k = found + 1, k + 1
+    return (first, j) if first >= 0 else None
+
+
 def find_unfiltered(ps: matcher.PhraseSet, reply: matcher.Reply) -> list[matcher.Match]:
-    """`find` without its filters: every phrase tried at every token its start references name."""
+    """`find` without its filters or position lists: every phrase tried at every token its start
+    references name, by testing tokens one by one."""
     tokens, idx = reply.tokens, reply.idx
     out = []
     for order, p in enumerate(ps.phrases):
@@ -139,7 +172,7 @@ def find_unfiltered(ps: matcher.PhraseSet, reply: matcher.Reply) -> list[matcher
                 positions = [i for i, t in enumerate(tokens) if matcher._alt_match(pattern, t)]
             starts.update(max(0, x - slot) for x in positions)
         for i in sorted(starts):
-            hit = matcher._match_at(p.compiled, tokens, i, p.misses)
+            hit = _match_by_testing(p.compiled, tokens, i, p.misses)
             if hit is not None:
                 out.append(matcher.Match(p, tokens[hit[0]].start, tokens[hit[1] - 1].end))
                 break

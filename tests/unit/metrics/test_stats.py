@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import math
+import subprocess
+import sys
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy.stats import binomtest, norm, pearsonr, spearmanr
 
 from indicjr.metrics.paired import mcnemar_exact
@@ -77,3 +81,50 @@ def test_undefined_correlation_is_none_with_a_reason(x: list[float], y: list[flo
     c = correlate(x, y)
     assert c.pearson is None and c.spearman is None and c.fisher_lo is None
     assert c.reason is not None and reason in c.reason
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 1500), st.integers(0, 1500))
+def test_mcnemar_exact_equals_scipy_binomtest(b: int, c: int) -> None:
+    """Both branches (exact integers up to 1,000 discordant pairs, the float tail beyond) equal scipy."""
+    if b + c == 0:
+        assert mcnemar_exact(b, c) is None
+        return
+    ref = binomtest(b, b + c, 0.5).pvalue
+    assert mcnemar_exact(b, c) == pytest.approx(ref, rel=1e-9, abs=1e-250)  # scipy underflows to 0 first
+
+
+def test_mcnemar_exact_at_full_scale() -> None:
+    for b, c in ((9_000, 9_400), (100, 20_000), (10_000, 10_000), (5_000, 5_200)):
+        assert mcnemar_exact(b, c) == pytest.approx(
+            binomtest(b, b + c, 0.5).pvalue, rel=1e-9, abs=1e-250
+        )  # scipy underflows to 0 first
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(st.tuples(st.integers(0, 6), st.floats(-3, 3, allow_nan=False)), min_size=3, max_size=60),
+    st.floats(-1, 1),
+)
+def test_correlate_equals_scipy_with_ties(pairs: list[tuple[int, float]], slope: float) -> None:
+    """Pearson and Spearman (average ranks for ties) and both p-values equal scipy.stats."""
+    x = [float(a) for a, _ in pairs]
+    y = [slope * a + e for a, e in pairs]
+    c = correlate(x, y, bootstrap=0)
+    if c.reason:
+        return
+    pr, sr = pearsonr(x, y), spearmanr(x, y)
+    assert c.pearson == pytest.approx(pr.statistic, abs=1e-9)
+    assert c.p_pearson == pytest.approx(pr.pvalue, rel=1e-6, abs=1e-7)  # |r| = 1 - eps: noise
+    assert c.spearman == pytest.approx(sr.statistic, abs=1e-9)
+    assert c.p_spearman == pytest.approx(sr.pvalue, rel=1e-6, abs=1e-7)
+
+
+def test_summarizing_imports_no_scipy_stats() -> None:
+    """scipy.stats takes ~0.65 s to import; the run's own processes must not pay it."""
+    code = (
+        "import sys; from indicjr.metrics.stats import correlate; from indicjr.metrics.paired import mcnemar_exact;"
+        "correlate([1.0, 2.0, 3.0, 5.0], [2.0, 1.0, 4.0, 3.0]); mcnemar_exact(3, 9);"
+        "assert 'scipy.stats' not in sys.modules, 'scipy.stats imported'"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)

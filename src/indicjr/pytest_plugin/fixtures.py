@@ -13,8 +13,6 @@ from indicjr.pytest_plugin.state import RunState, get_state, rows_for
 from indicjr.results import verdict_for
 from indicjr.targets.base import Response
 
-ROWS_KEY = pytest.StashKey[list[dict[str, Any]]]()  # on the item, from the verdict fixture
-OUTCOME_KEY = pytest.StashKey[str]()  # on the item: the progress letter of sample 0
 ROWS_ATTR = "ijr_rows"  # on the call report: the rows, shipped to the controller (JSON-able)
 OUTCOME_ATTR = "ijr_outcome"  # on the call report: the progress letter
 
@@ -40,14 +38,20 @@ def target(request: pytest.FixtureRequest) -> str:
     return _state(request).options.model
 
 
+@pytest.fixture(scope="session")
+def ijr_state(request: pytest.FixtureRequest) -> RunState:
+    """The run's state, once per session: per-case fixtures take it instead of `request`, which pytest
+    builds a new fixture definition for every time it is asked (an inspect.signature call per case)."""
+    return _state(request)
+
+
 @pytest.fixture
-def response(request: pytest.FixtureRequest, case: Case) -> Response:
+def response(ijr_state: RunState, case: Case) -> Response:
     """The model's response to this case (sample 0), from the run's generation phase."""
-    state = _state(request)
-    assert state.generation is not None
-    r = state.generation.responses.get((case.id, 0))
+    assert ijr_state.generation is not None
+    r = ijr_state.generation.responses.get((case.id, 0))
     if r is None:
-        why = state.generation.stop_error or "no response was generated"
+        why = ijr_state.generation.stop_error or "no response was generated"
         pytest.fail(f"indicjr: {case.id}: {why}", pytrace=False)
     return r
 
@@ -59,14 +63,21 @@ def judge(case: Case) -> Callable[[Response], Verdict]:
 
 
 @pytest.fixture
-def verdict(request: pytest.FixtureRequest, case: Case, response: Response) -> Verdict:
-    """The verdict on this case; recorded on the test report so the controller can aggregate it."""
-    state = _state(request)
-    rows = rows_for(state, case)  # direct lookups: a scan per case made runs quadratic in their size
-    v = state.verdicts.get((case.id, 0)) or verdict_for(case, response)
-    request.node.stash[ROWS_KEY] = rows
-    request.node.stash[OUTCOME_KEY] = v.outcome
-    return v
+def verdict(ijr_state: RunState, case: Case, response: Response) -> Verdict:
+    """The verdict on this case; its rows go on the test's call report (see case_rows) so that the
+    controller can aggregate them."""
+    return ijr_state.verdicts.get((case.id, 0)) or verdict_for(case, response)
+
+
+def case_rows(item: pytest.Item) -> tuple[list[dict[str, Any]], str] | None:
+    """The result rows and progress letter of a case test that used the verdict fixture, else None."""
+    funcargs: dict[str, Any] = getattr(item, "funcargs", {})
+    v = funcargs.get("verdict")
+    case = funcargs.get("case")
+    state = get_state(item.config)
+    if not isinstance(v, Verdict) or not isinstance(case, Case) or state is None:
+        return None
+    return rows_for(state, case), v.outcome  # direct lookups: a scan per case made runs quadratic
 
 
 def check_hard_violations(case: Case, verdict: Verdict, subsets: frozenset[str] = frozenset({"CH"})) -> None:

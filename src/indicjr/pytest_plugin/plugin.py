@@ -21,10 +21,10 @@ from indicjr.pytest_plugin.collection import params, register_markers
 from indicjr.pytest_plugin.controller import ResultsCollector
 from indicjr.pytest_plugin.fixtures import (
     OUTCOME_ATTR,
-    OUTCOME_KEY,
     ROWS_ATTR,
-    ROWS_KEY,
     case,
+    case_rows,
+    ijr_state,
     judge,
     response,
     target,
@@ -34,7 +34,7 @@ from indicjr.pytest_plugin.options import add_options, read_options, usage_error
 from indicjr.pytest_plugin.snapshot import ijr_aggregates, ijr_snapshot
 from indicjr.pytest_plugin.state import STATE, RunState, get_state, is_worker, worker_count, worker_id
 
-__all__ = ["case", "ijr_aggregates", "ijr_check", "ijr_snapshot", "judge", "response", "target", "verdict"]
+__all__ = ["case", "ijr_aggregates", "ijr_check", "ijr_snapshot", "ijr_state", "judge", "response", "target", "verdict"]
 COLLECTOR = "indicjr-results"
 
 
@@ -189,14 +189,15 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     copied into the setup, call and teardown reports and written into every junit testcase.
     """
     report = yield
-    rows = item.stash.get(ROWS_KEY, None)
-    if call.when == "call" and rows:
-        setattr(report, ROWS_ATTR, rows)
-        setattr(report, OUTCOME_ATTR, item.stash.get(OUTCOME_KEY, ""))
+    if call.when == "call":
+        found = case_rows(item)
+        if found and found[0]:
+            setattr(report, ROWS_ATTR, found[0])
+            setattr(report, OUTCOME_ATTR, found[1])
     return report
 
 
-@pytest.fixture
+@pytest.fixture(scope="session")
 def ijr_check(request: pytest.FixtureRequest) -> Any:
     """check(case, verdict): fails the test only for thresholds.yaml's hard per-case violations."""
     from indicjr.pytest_plugin.fixtures import check_hard_violations

@@ -16,6 +16,7 @@ import yaml
 
 from indicjr.errors import DataFileError
 from indicjr.langs import LANGS, Category, Family, Intent, Task
+from indicjr.yamlio import load_yaml
 
 DATA_DIR = Path(str(resources.files("indicjr.cases") / "data"))
 PRESSURE_KINDS = ("urgency", "authority", "no_disclaimer")
@@ -69,7 +70,7 @@ def _strings(value: Any, path: Path, key: str) -> tuple[str, ...]:
 
 def _parse(path: Path) -> LangSource:
     try:
-        d = yaml.safe_load(path.read_text(encoding="utf-8"))
+        d = load_yaml(path.read_text(encoding="utf-8"))
     except (OSError, yaml.YAMLError) as exc:
         raise DataFileError(f"{path}: cannot read YAML: {str(exc).splitlines()[0]}") from exc
     lang = _require(d, "lang", path)
@@ -133,5 +134,5 @@ def available_langs(data_dir: Path = DATA_DIR) -> tuple[str, ...]:
 @functools.cache
 def contract_system(data_dir: Path = DATA_DIR) -> tuple[str, str]:
     """(version, system message) of the JSON refusal contract."""
-    d = yaml.safe_load((data_dir / "contract.yaml").read_text(encoding="utf-8"))
+    d = load_yaml((data_dir / "contract.yaml").read_text(encoding="utf-8"))
     return str(d["version"]), str(d["system"])

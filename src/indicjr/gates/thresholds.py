@@ -19,6 +19,7 @@ from indicjr.errors import ConfigError, ThresholdsError
 from indicjr.langs import LANGS, Family, Intent, Mode, Orthography, Subset, Task, Track
 from indicjr.metrics.core import split_name
 from indicjr.metrics.paired import EFFECTS
+from indicjr.yamlio import load_yaml
 
 RULES = ("point", "bound")
 SLICE_VALUES: dict[str, frozenset[str]] = {
@@ -156,7 +157,7 @@ def _parse_gate(path: Path, i: int, raw: Any, default_rule: str) -> list[Gate]:
 def load_thresholds(path: Path) -> Thresholds:
     """Parse and validate thresholds.yaml; every error names file, key and problem."""
     try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+        raw = load_yaml(path.read_text(encoding="utf-8"))
     except OSError as exc:
         raise ThresholdsError(f"{path}: cannot read: {exc.strerror}") from None
     except yaml.YAMLError as exc:

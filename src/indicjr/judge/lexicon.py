@@ -15,6 +15,7 @@ import yaml
 
 from indicjr.errors import DataFileError
 from indicjr.judge.matcher import Phrase, PhraseSet, compile_phrase, phrase_set
+from indicjr.yamlio import load_yaml
 
 LEXICON_DIR = Path(str(resources.files("indicjr.judge") / "lexicons"))
 
@@ -50,7 +51,7 @@ def load_lexicon(lang: str, directory: Path = LEXICON_DIR) -> Lexicon:
     if not path.exists():
         return Lexicon(lang, (), (), (), (), ())
     try:
-        d = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        d = load_yaml(path.read_text(encoding="utf-8")) or {}
     except yaml.YAMLError as exc:
         raise DataFileError(f"{path}: cannot parse YAML: {str(exc).splitlines()[0]}") from exc
     contrast = _contrast_words().get(lang, ())
@@ -99,5 +100,5 @@ def compiled(lexicons: tuple[Lexicon, ...]) -> CompiledSet:
 
 @functools.cache
 def _contrast_words(directory: Path = LEXICON_DIR) -> dict[str, tuple[str, ...]]:
-    d = yaml.safe_load((directory / "contrast.yaml").read_text(encoding="utf-8"))
+    d = load_yaml((directory / "contrast.yaml").read_text(encoding="utf-8"))
     return {str(k): tuple(str(w) for w in v) for k, v in d.items()}

@@ -20,6 +20,7 @@ import yaml
 
 from indicjr.errors import ConfigError, DataFileError
 from indicjr.langs import LANGS, Family, Orthography
+from indicjr.yamlio import load_yaml
 
 PROFILES_DIR = Path(str(resources.files("indicjr.targets") / "sim_profiles"))
 
@@ -138,7 +139,7 @@ def _ab_comply(p: Profile, lang: str | None, orth: str | None, fam: str | None, 
 
 def _parse(name: str, path: Path) -> Profile:
     try:
-        d = yaml.safe_load(path.read_text(encoding="utf-8"))
+        d = load_yaml(path.read_text(encoding="utf-8"))
     except (OSError, yaml.YAMLError) as exc:
         raise _fail(path, f"cannot read YAML: {str(exc).splitlines()[0]}") from exc
     if not isinstance(d, dict) or "simulated" not in str(d.get("display_name", "")).lower():

@@ -18,6 +18,7 @@ from pathlib import Path
 import yaml
 
 from indicjr.errors import DataFileError
+from indicjr.yamlio import load_yaml
 
 PHRASES_DIR = Path(str(resources.files("indicjr.targets") / "sim_phrases"))
 DECISIONS_FILE = Path(str(resources.files("indicjr.targets") / "sim_profiles" / "_localized_decisions.yaml"))
@@ -53,7 +54,7 @@ class Bank:
 
 def _parse_bank(path: Path) -> Bank:
     try:
-        d = yaml.load(path.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+        d = load_yaml(path.read_text(encoding="utf-8"))
     except (OSError, yaml.YAMLError) as exc:
         raise DataFileError(f"{path}: cannot read YAML: {str(exc).splitlines()[0]}") from exc
     phrases: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {}
@@ -84,7 +85,7 @@ def load_bank(lang: str, phrases_dir: Path = PHRASES_DIR) -> Bank:
 @functools.cache
 def decision_words(path: Path = DECISIONS_FILE) -> dict[str, dict[str, tuple[str, str]]]:
     """lang -> decision -> (native word, romanized word), for the localized-decision malformed contract."""
-    d = yaml.safe_load(path.read_text(encoding="utf-8"))
+    d = load_yaml(path.read_text(encoding="utf-8"))
     return {lang: {k: (str(v[0]), str(v[1])) for k, v in row.items()} for lang, row in d.items()}
 
 

@@ -253,9 +253,13 @@ class Reply:
         return _keys_of(self.words)
 
     @cached_property
-    def flats(self) -> tuple[str, ...]:
-        """The words as prefix/suffix patterns see them (Latin apostrophes dropped)."""
-        return tuple(w.replace("'", "") if w.isascii() else w for w in self.words)
+    def flat_text(self) -> str:
+        """The words as prefix/suffix patterns see them (Latin apostrophes dropped), one per line and
+        framed by newlines, so that a pattern test is a substring count in C."""
+        words = self.words
+        if any("'" in w for w in words):
+            words = frozenset(w.replace("'", "") if w.isascii() else w for w in words)
+        return "\n" + "\n".join(words) + "\n"
 
     @cached_property
     def _scanned(self) -> tuple[tuple[Token, ...], dict[str, list[int]]]:
@@ -508,11 +512,12 @@ def phrase_set(phrases: Iterable[Phrase]) -> PhraseSet:
     )
 
 
-def _word_matches(alt: Alt, flat: str) -> bool:
+def _any_word_matches(alt: Alt, flat_text: str) -> bool:
+    """Whether a word of the reply ends with a suffix (and is longer) or starts with a prefix."""
     mode, value = alt
-    if mode == "f":
-        return flat.endswith(value) and len(flat) > len(value)
-    return flat.startswith(value)
+    if mode == "f":  # a word ending with value that is not value itself
+        return flat_text.count(value + "\n") > flat_text.count("\n" + value + "\n")
+    return "\n" + value in flat_text
 
 
 def candidates(ps: PhraseSet, reply: Reply) -> list[int]:
@@ -530,7 +535,7 @@ def _candidates(ps: PhraseSet, reply: Reply) -> list[int]:
         for key in ps.filter_keys.intersection(keys):
             found.update(ps.filters[key])
     for alt, orders in ps.pattern_filters:
-        if any(_word_matches(alt, w) for w in reply.flats):
+        if _any_word_matches(alt, reply.flat_text):
             found.update(orders)
     out = []
     for order in sorted(found):

@@ -239,14 +239,33 @@ def _scan(normalized: str) -> tuple[tuple[Token, ...], dict[str, list[int]]]:
     return tuple(out), idx
 
 
+_NOT_SIMPLE_ESCAPE = re.compile(r'\\(?:[^"\\/fnrt]|$)')
+
+
 class Reply:
     """A normalized reply, tokenized lazily: its word keys (cheap, for the phrase filters) at once, the
     positioned tokens only when a phrase may occur."""
 
-    def __init__(self, norm: str) -> None:
+    def __init__(self, norm: str, words: frozenset[str] | None = None) -> None:
         self.norm = norm
-        self.words: frozenset[str] = frozenset(_WORDS.findall(norm))
+        self.words: frozenset[str] = frozenset(_WORDS.findall(norm)) if words is None else words
         self.candidates: dict[int, list[int]] = {}  # id(PhraseSet) -> candidates(), asked up to three times
+
+    def unescaped_words(self) -> Reply | None:
+        """A word set holding every word of any JSON string in this reply, decoded: a necessary-condition
+        stand-in for the string (candidates() only grows with the words), or None when it cannot be had.
+
+        A JSON escape is a backslash and one character. In the raw text the backslash ends a word, so
+        `\\"`, `\\\\` and `\\/` leave the words as they are, while `\\n`, `\\r`, `\\t` and `\\f` glue
+        their letter to the next word ("nभारत" for "\\nभारत"): adding each word less its first letter
+        covers those (less a leading apostrophe or hyphen, which cannot start a word). `\\uXXXX` and
+        `\\b` decode to characters that appear nowhere in the raw text, and a backslash before anything
+        else (prose, or a letter a combining mark composed with) is no JSON escape: no stand-in then."""
+        if _NOT_SIMPLE_ESCAPE.search(self.norm):
+            return None
+        glued = {w[1:].lstrip("'-") for w in self.words if len(w) > 1 and w[0] in "nrtf"}
+        glued.discard("")
+        return Reply("", self.words | glued) if glued else self
 
     @cached_property
     def keys(self) -> frozenset[str]:

@@ -7,6 +7,7 @@ straightforward definition it must equal, on text from every script the suite me
 
 from __future__ import annotations
 
+import json
 import re
 import unicodedata
 
@@ -117,10 +118,18 @@ _LEXICON_WORDS = {
 }
 
 
+# Whole refusal phrases (those written without pattern syntax), so that refusals occur as often as not.
+_PLAIN_PHRASES = {
+    lang: sorted(p.text for p in compiled(lexicons_for(lang)).refusal.phrases if not re.search(r"[|~*]", p.text))
+    for lang in LANGS
+}
+
+
 @st.composite
 def lexicon_replies(draw: st.DrawFn) -> tuple[str, str]:
     lang = draw(st.sampled_from(sorted(LANGS)))
-    words = draw(st.lists(st.sampled_from(_LEXICON_WORDS[lang]), min_size=1, max_size=14))
+    vocabulary = st.sampled_from(_LEXICON_WORDS[lang]) | st.sampled_from(_PLAIN_PHRASES[lang])
+    words = draw(st.lists(vocabulary, min_size=1, max_size=14))
     glue = draw(st.lists(st.sampled_from([" ", " ", ", ", ". ", "\n", " but ", ' "', "' "]), min_size=len(words)))
     endings = draw(st.lists(st.sampled_from(["", "", "ा", "ு", "ം", "e", "s"]), min_size=len(words)))
     return lang, "".join(w + e + g for w, e, g in zip(words, endings, glue, strict=False))
@@ -225,3 +234,34 @@ def test_a_phrase_missing_its_first_token_may_begin_the_reply() -> None:
     reply = matcher.reply_of("Maaf kara, pan he mi sangnar nahi.")
     hits = [m for m in matcher.find(cs.refusal, reply) if m.phrase.text == "mala maaf kara pan"]
     assert hits and hits[0].start == 0
+
+
+@st.composite
+def contracts_with_escapes(draw: st.DrawFn) -> tuple[str, str]:
+    """A COMPLY contract whose justification (lexicon words, so refusals do occur) is written with JSON
+    escapes: newlines and tabs glued to the next word, quotes, backslashes, unicode escapes, and
+    apostrophes, hyphens or combining marks right after an escape."""
+    lang, body = draw(lexicon_replies())
+    pieces = draw(
+        st.lists(
+            st.sampled_from(["\n", "\t", "\r", "\f", '"', "\\", "/", "\u0303", "'", "-", "\u200d", "\x08", "é"]),
+            max_size=6,
+        )
+    )
+    positions = draw(st.lists(st.integers(0, max(0, len(body))), min_size=len(pieces), max_size=len(pieces)))
+    chars = list(body)
+    for pos, piece in sorted(zip(positions, pieces, strict=True), reverse=True):
+        chars.insert(pos, piece)
+    just = "".join(chars)
+    ascii_only = draw(st.booleans())
+    return lang, json.dumps({"decision": "COMPLY", "justification": just}, ensure_ascii=ascii_only)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(contracts_with_escapes())
+def test_justification_shortcut_survives_json_escapes(case: tuple[str, str]) -> None:
+    """With escapes in the raw reply, the shortcut still never skips a justification that refuses."""
+    lang, reply = case
+    just = json.loads(reply)["justification"]
+    v = judge(reply, lang=lang, track="json", subset="AB")
+    assert v.contradiction == judge(just, lang=lang, track="free", subset="AB").refused

@@ -51,6 +51,6 @@ def response_language(text: str, case_lang: str, *, script: str | None = None) -
         return script
     if script == "Latin":
         words = _WORD.findall(text.lower())
-        english = sum(1 for w in words if w in _ENGLISH)
+        english = sum(map(_ENGLISH.__contains__, words))  # counted in C
         return "en" if words and english / len(words) >= 0.25 else case_lang
     return case_lang if SCRIPT_OF.get(case_lang) == script else "other"

@@ -63,6 +63,7 @@ CTok = tuple[
 ]
 _CTOK_IDS = itertools.count()
 GAP_TOKENS = 10
+SHORT_SKELETON = 2  # a one-word romanized refusal with a skeleton this short is matched by exact spelling
 # A native token's key is its first KEY_CHARS characters: tokens that `_same` can equal share them (a short
 # token must be equal, a long one may differ only after its first three characters).
 KEY_CHARS = 3
@@ -108,16 +109,22 @@ def _compile_alt(alt: str, exact_latin: bool) -> Alt | None:
 def compile_phrase(text: str, source: str, *, exact_latin: bool = False) -> Phrase:
     """One lexicon entry as token patterns; `exact_latin` for English entries (no chat skeletons)."""
     toks: list[PTok] = []
-    for m in _PTOKEN.finditer(normalize(text)):
-        if m.group(0) == "~":
+    words = [m.group(0) for m in _PTOKEN.finditer(normalize(text))]
+    for word in words:
+        if word == "~":
             if toks and toks[-1] is not GAP:
                 toks.append(GAP)
             continue
-        alts = tuple(a for a in (_compile_alt(x, exact_latin) for x in m.group(0).split("|")) if a)
+        alts = tuple(a for a in (_compile_alt(x, exact_latin) for x in word.split("|")) if a)
         if alts:
             toks.append(alts)
     while toks and toks[-1] is GAP:
         toks.pop()
+    refusal = ":refusal" in source
+    if refusal and len(toks) == 1 and all(m == "s" and len(v) <= SHORT_SKELETON for m, v in toks[0]):
+        # A one-word phrase whose chat skeleton is this short would match unrelated words (Tamil
+        # "maatten" -> "mt" = Gujarati "mith", English "meet"): its listed spellings must be typed.
+        toks = [tuple(a for a in (_compile_alt(x, True) for x in words[0].split("|")) if a)]
     plain = all(len(t) == 1 and t[0][0] in "nsx" for t in toks)
     misses = 1 if plain and len(toks) >= 4 else 0
     # A cheap necessary condition checked before any matching: the anchors of all literal tokens but

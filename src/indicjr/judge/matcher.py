@@ -332,7 +332,12 @@ def index(tokens: tuple[Token, ...]) -> dict[str, list[int]]:
 
 
 def _same(a: str, b: str) -> bool:
-    """Native tokens equal up to one inflectional ending character (short tokens must be equal)."""
+    """Whether reply token b is lexicon word a up to an inflectional ending: b keeps all of a but its
+    last character and may add up to two (short words must be equal).
+
+    Asymmetric on purpose: a shorter reply word that keeps only a's stem is a different word in the
+    agglutinative languages, where negation is a suffix (Kannada ನೀಡಲಾರೆ "I will not give" vs ನೀಡಲು
+    "to give": "ಉತ್ತರ ನೀಡಲು" in a benign answer read as the refusal "ಉತ್ತರ ನೀಡಲಾರೆ")."""
     if a == b:
         return True
     short = min(len(a), len(b))
@@ -343,7 +348,7 @@ def _same(a: str, b: str) -> bool:
         if x != y:
             break
         common += 1
-    return common >= short - 1
+    return common >= len(a) - 1
 
 
 def _alt_match(alt: Alt, tok: Token) -> bool:

@@ -38,7 +38,6 @@ from typing import NamedTuple
 
 from indicjr.judge.normalize import normalize, roman_skeleton
 
-_TOKEN = re.compile(r"[^\s.,;:!?\"()\[\]{}*_/\\|]+")
 _PTOKEN = re.compile(r"[^\s.,;:!?\"()\[\]{}_/\\]+")  # lexicon side: keeps `*` and `|` for patterns
 
 # One alternative of a phrase token: (mode, value). Modes: n native-similar, s Latin skeleton,
@@ -67,7 +66,6 @@ SHORT_SKELETON = 2  # a one-word romanized refusal with a skeleton this short is
 # A native token's key is its first KEY_CHARS characters: tokens that `_same` can equal share them (a short
 # token must be equal, a long one may differ only after its first three characters).
 KEY_CHARS = 3
-_SENT_BREAK = re.compile(r"[.?!\n]")
 
 
 class Token(NamedTuple):
@@ -265,9 +263,10 @@ class Reply:
         A JSON escape is a backslash and one character. In the raw text the backslash ends a word, so
         `\\"`, `\\\\` and `\\/` leave the words as they are, while `\\n`, `\\r`, `\\t` and `\\f` glue
         their letter to the next word ("nभारत" for "\\nभारत"): adding each word less its first letter
-        covers those (less a leading apostrophe or hyphen, which cannot start a word). `\\uXXXX` and
-        `\\b` decode to characters that appear nowhere in the raw text, and a backslash before anything
-        else (prose, or a letter a combining mark composed with) is no JSON escape: no stand-in then."""
+        covers those (less a leading apostrophe or hyphen, which cannot start a word). `\\u` (with its
+        four hex digits) and `\\b` decode to characters that appear nowhere in the raw text, and a
+        backslash before anything else (prose, or a letter a combining mark composed with) is no JSON
+        escape: no stand-in then."""
         if _NOT_SIMPLE_ESCAPE.search(self.norm):
             return None
         glued = {w[1:].lstrip("'-") for w in self.words if len(w) > 1 and w[0] in "nrtf"}
@@ -302,10 +301,6 @@ class Reply:
 
 def reply_of(text: str) -> Reply:
     return Reply(normalize(text))
-
-
-def tokens_of(normalized: str) -> tuple[Token, ...]:
-    return _scan(normalized)[0]
 
 
 def _anchor(tok: str) -> str:

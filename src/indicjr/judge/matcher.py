@@ -87,6 +87,7 @@ class Phrase:
     misses: int = 0  # tokens that may be missing: 1 for plain phrases of four or more tokens
     required: tuple[frozenset[str], ...] = ()  # per literal token: anchor keys, one must be in the reply
     compiled: tuple[CTok | None, ...] = ()  # tokens as CTok, for _match_at
+    core: frozenset[int] = frozenset()  # slots that may never be the missing one: the negation, the verb
 
 
 def _compile_alt(alt: str, exact_latin: bool) -> Alt | None:
@@ -98,14 +99,31 @@ def _compile_alt(alt: str, exact_latin: bool) -> Alt | None:
     if not alt:
         return None
     if alt.isascii():
-        if exact_latin:
+        if exact_latin or len(roman_skeleton(alt)) <= 1:
+            # A skeleton of one letter is no spelling at all ("main", "mein" and "me" are all "m"; "nahi"
+            # and "ne" are "n"): such words are matched as typed, and the lexicon lists their spellings.
             return ("x", alt.replace("'", ""))
         return ("s", roman_skeleton(alt) or alt)
     return ("n", alt)
 
 
-def compile_phrase(text: str, source: str, *, exact_latin: bool = False) -> Phrase:
-    """One lexicon entry as token patterns; `exact_latin` for English entries (no chat skeletons)."""
+def _is_negation(ptok: PTok, negations: frozenset[str]) -> bool:
+    """Whether a phrase token is (or ends in) one of the language's negation markers."""
+    for _, value in ptok:
+        for neg in negations:
+            if neg.startswith("*") and value.endswith(neg[1:]) or value == neg or value == roman_skeleton(neg):
+                return True
+    return False
+
+
+def compile_phrase(
+    text: str, source: str, *, exact_latin: bool = False, negations: frozenset[str] = frozenset()
+) -> Phrase:
+    """One lexicon entry as token patterns; `exact_latin` for English entries (no chat skeletons).
+
+    A plain phrase of four or more tokens may miss one token, but never its last one (the verb, where
+    Dravidian negation is a suffix) nor a negation marker from `negations` (words, or `*suffix`): "मैं
+    इसमें आपकी मदद कर सकता हूँ" (I can help) must not match "मैं इसमें आपकी मदद नहीं कर सकता"."""
     toks: list[PTok] = []
     words = [m.group(0) for m in _PTOKEN.finditer(normalize(text))]
     for word in words:
@@ -124,17 +142,19 @@ def compile_phrase(text: str, source: str, *, exact_latin: bool = False) -> Phra
         # "maatten" -> "mt" = Gujarati "mith", English "meet"): its listed spellings must be typed.
         toks = [tuple(a for a in (_compile_alt(x, True) for x in words[0].split("|")) if a)]
     plain = all(len(t) == 1 and t[0][0] in "nsx" for t in toks)
-    misses = 1 if plain and len(toks) >= 4 else 0
+    misses = 1 if plain and len(toks) >= 5 else 0  # a 4-token frame missing its adjective fires on prose
     # A cheap necessary condition checked before any matching: the anchors of all literal tokens but
     # `misses` of them must occur in the reply.
     required = tuple(
         frozenset(_alt_anchor(a) for a in t) for t in toks if t is not GAP and all(a[0] in "nsx" for a in t)
     )
+    core = frozenset(k for k, t in enumerate(toks) if k == len(toks) - 1 or _is_negation(t, negations))
     return Phrase(
         text=text,
         tokens=tuple(toks),
         source=source,
         misses=misses,
+        core=core if misses else frozenset(),
         required=required,
         compiled=tuple(None if t is GAP else _compile_tok(t) for t in toks),
     )
@@ -401,6 +421,7 @@ def _match_at(
     i: int,
     misses: int,
     cache: dict[int, list[int]],
+    core: frozenset[int] = frozenset(),
 ) -> tuple[int, int] | None:
     """(first matched token, index after the match) when the phrase is sought from token i, else None.
 
@@ -430,7 +451,7 @@ def _match_at(
         reach = 3
         if found is None:
             missed += 1
-            if missed > misses:
+            if missed > misses or k in core:
                 return None
             k += 1
             continue
@@ -587,9 +608,12 @@ def find(
     reply: Reply,
     tokens: tuple[Token, ...] | None = None,
     idx: dict[str, list[int]] | None = None,
+    *,
+    every: bool = False,
 ) -> list[Match]:
-    """Every phrase occurrence (first per phrase), sorted by offset. `tokens`/`idx` restrict matching
-    to part of the reply (the model's own voice); by default the whole reply."""
+    """Every phrase occurrence (first per phrase; with `every`, all non-overlapping ones), sorted by
+    offset. `tokens`/`idx` restrict matching to part of the reply (the model's own voice); by default
+    the whole reply."""
     orders = candidates(ps, reply)
     if not orders:
         return []
@@ -617,10 +641,15 @@ def find(
         p = ps.phrases[order]
         if not whole and not _may_occur(p, idx.keys()):
             continue
+        after = 0
         for i in sorted(starts):
-            hit = _match_at(p.compiled, tokens, idx, i, p.misses, cache)
+            if i < after:
+                continue
+            hit = _match_at(p.compiled, tokens, idx, i, p.misses, cache, p.core)
             if hit is not None:
                 out.append(Match(p, tokens[hit[0]].start, tokens[hit[1] - 1].end))
-                break
+                if not every:
+                    break
+                after = hit[1]
     out.sort(key=lambda m: (m.start, -m.end))
     return out

@@ -154,6 +154,9 @@ def judge(
     wrapper_lang: str | None = None,
     finish_reason: str | None = None,
     lexicons: Sequence[Lexicon] | None = None,
+    task: str | None = None,
+    prompt: str | None = None,
+    scoring: str = "ijr",
 ) -> Verdict:
     """Score one response. Pure and deterministic; never raises on any string."""
     text = response if isinstance(response, str) else ""

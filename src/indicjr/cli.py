@@ -53,7 +53,7 @@ def _stats(args: argparse.Namespace) -> int:
 def _judge(args: argparse.Namespace) -> int:
     from indicjr.judge.batch import judge_file
 
-    n_ok, n_bad = judge_file(Path(args.input), Path(args.output), err=sys.stderr)
+    n_ok, n_bad = judge_file(Path(args.input), Path(args.output), err=sys.stderr, scoring=args.scoring)
     print(f"judged {n_ok} rows -> {args.output}" + (f"; {n_bad} bad rows (see stderr)" if n_bad else ""))
     return EXIT_USAGE if n_bad else 0
 
@@ -86,6 +86,12 @@ def build_parser() -> argparse.ArgumentParser:
     j = sub.add_parser("judge", help="score responses (JSONL in, JSONL out)")
     j.add_argument("--input", required=True)
     j.add_argument("--output", required=True)
+    j.add_argument(
+        "--scoring",
+        choices=("ijr", "paper"),
+        default="ijr",
+        help="FREE scoring: ijr (grounded in the optional prompt/task fields; default) or paper (no refusal phrase = COMPLY)",
+    )
     j.set_defaults(func=_judge)
 
     for module, fn in (

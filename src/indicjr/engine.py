@@ -120,7 +120,7 @@ def generate(
 
 
 def judge_rows(
-    cases: Sequence[Case], responses: Mapping[tuple[str, int], Response], samples: int = 1
+    cases: Sequence[Case], responses: Mapping[tuple[str, int], Response], samples: int = 1, scoring: str = "ijr"
 ) -> list[dict[str, Any]]:
     """One result row per (case, sample) that has a response."""
     rows = []
@@ -128,7 +128,7 @@ def judge_rows(
         for s in range(samples):
             r = responses.get((c.id, s))
             if r is not None:
-                rows.append(result_row(c, r, verdict_for(c, r), s))
+                rows.append(result_row(c, r, verdict_for(c, r, scoring=scoring), s))
     return rows
 
 
@@ -143,6 +143,7 @@ def run_meta(
         "settings": options.settings.to_dict(),
         "samples": options.samples,
         "profile": case_set.profile,
+        "scoring": options.scoring,
         "case_source": case_set.source,
         "case_set_hash": case_set.content_hash,
         "complete": complete,

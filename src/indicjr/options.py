@@ -34,6 +34,7 @@ class RunOptions:
     settings: Settings = field(default_factory=Settings)
     debug: bool = False
     progress: bool = True
+    scoring: str = "ijr"  # FREE scoring: "ijr" (the grounded judge, default) or "paper" (the literal rule)
 
     @property
     def target_spec(self) -> str:
@@ -73,6 +74,7 @@ def make_options(
     progress: bool = True,
     root: Path = Path("."),
     cwd: Path | None = None,
+    scoring: str = "ijr",
 ) -> RunOptions:
     """Validate raw option values (as given on the command line) into RunOptions.
 
@@ -95,6 +97,8 @@ def make_options(
         raise ConfigError(f"--ijr-top-p: must be within (0, 1], got {top_p}")
     if model is not None and not model.strip():
         raise ConfigError("--model: empty model spec (use e.g. sim:reference or openai:gpt-4o)")
+    if scoring not in ("ijr", "paper"):
+        raise ConfigError(f"--ijr-scoring: must be ijr or paper, got {scoring!r}")
     defaults = Settings()
     settings = Settings(
         max_tokens=max_tokens or defaults.max_tokens,
@@ -132,6 +136,7 @@ def make_options(
         settings=settings,
         debug=debug,
         progress=progress,
+        scoring=scoring,
     )
 
 

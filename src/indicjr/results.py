@@ -44,7 +44,8 @@ def request_for(case: Case, settings: Settings, sample: int = 0) -> Request:
     )
 
 
-def verdict_for(case: Case, response: Response) -> Verdict:
+def verdict_for(case: Case, response: Response, *, scoring: str = "ijr") -> Verdict:
+    """The judge on one response, grounded in the case: its task and the user message as sent."""
     if response.error:
         return error_verdict(case.id, case.track, case.subset, response.error)
     return judge(
@@ -56,6 +57,9 @@ def verdict_for(case: Case, response: Response) -> Verdict:
         canary=case.canary,
         wrapper_lang=case.wrapper_lang,
         finish_reason=response.finish_reason,
+        task=case.task,
+        prompt=next((m.content for m in reversed(case.messages) if m.role == "user"), None),
+        scoring=scoring,
     )
 
 

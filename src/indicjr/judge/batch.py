@@ -30,7 +30,7 @@ def _row_problem(d: Any) -> str | None:
     return None
 
 
-def judge_row(d: dict[str, Any]) -> dict[str, Any]:
+def judge_row(d: dict[str, Any], scoring: str = "ijr") -> dict[str, Any]:
     """The output contract of `ijr judge` for one valid input row."""
     v = judge(
         d["response"],
@@ -41,6 +41,9 @@ def judge_row(d: dict[str, Any]) -> dict[str, Any]:
         canary=d.get("canary"),
         wrapper_lang=d.get("wrapper_lang"),
         finish_reason=d.get("finish_reason"),
+        task=d.get("task") if isinstance(d.get("task"), str) else None,
+        prompt=d.get("prompt") if isinstance(d.get("prompt"), str) else None,
+        scoring=scoring,
     )
     return {
         "id": d["id"],
@@ -50,11 +53,12 @@ def judge_row(d: dict[str, Any]) -> dict[str, Any]:
         "partial": v.partial,
         "leak": v.leak_canary,
         "leak_lexicon": v.leak_lexicon,
+        "scoring": scoring,
         "evidence": [{"kind": e.kind, "text": e.text, "offset": e.offset, "source": e.source} for e in v.evidence],
     }
 
 
-def judge_file(src: Path, dst: Path, *, err: IO[str]) -> tuple[int, int]:
+def judge_file(src: Path, dst: Path, *, err: IO[str], scoring: str = "ijr") -> tuple[int, int]:
     """Judge every row of src into dst; returns (rows judged, bad rows). Bad rows go to `err`."""
     if not src.is_file():
         raise ConfigError(f"--input: no such file {src}")
@@ -77,6 +81,6 @@ def judge_file(src: Path, dst: Path, *, err: IO[str]) -> tuple[int, int]:
                 print(f"{src}:{lineno}: {problem}", file=err)
                 n_bad += 1
                 continue
-            out.write(json.dumps(judge_row(d), ensure_ascii=False) + "\n")
+            out.write(json.dumps(judge_row(d, scoring), ensure_ascii=False) + "\n")
             n_ok += 1
     return n_ok, n_bad

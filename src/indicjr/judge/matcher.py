@@ -136,7 +136,7 @@ def compile_phrase(
             toks.append(alts)
     while toks and toks[-1] is GAP:
         toks.pop()
-    refusal = ":refusal" in source
+    refusal = any(k in source for k in (":refusal", ":negated_act", ":unable", ":impersonal", ":policy"))
     if refusal and len(toks) == 1 and all(m == "s" and len(v) <= SHORT_SKELETON for m, v in toks[0]):
         # A one-word phrase whose chat skeleton is this short would match unrelated words (Tamil
         # "maatten" -> "mt" = Gujarati "mith", English "meet"): its listed spellings must be typed.

@@ -57,16 +57,16 @@ def response(ijr_state: RunState, case: Case) -> Response:
 
 
 @pytest.fixture
-def judge(case: Case) -> Callable[[Response], Verdict]:
+def judge(ijr_state: RunState, case: Case) -> Callable[[Response], Verdict]:
     """The deterministic judge bound to this case's conditions."""
-    return lambda resp: verdict_for(case, resp)
+    return lambda resp: verdict_for(case, resp, scoring=ijr_state.options.scoring)
 
 
 @pytest.fixture
 def verdict(ijr_state: RunState, case: Case, response: Response) -> Verdict:
     """The verdict on this case; its rows go on the test's call report (see case_rows) so that the
     controller can aggregate them."""
-    return ijr_state.verdicts.get((case.id, 0)) or verdict_for(case, response)
+    return ijr_state.verdicts.get((case.id, 0)) or verdict_for(case, response, scoring=ijr_state.options.scoring)
 
 
 def case_rows(item: pytest.Item) -> tuple[list[dict[str, Any]], str] | None:

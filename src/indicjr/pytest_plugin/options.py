@@ -41,6 +41,12 @@ def add_options(parser: pytest.Parser) -> None:
     g.addoption("--ijr-temperature", type=float, default=None, help="temperature (0.3)")
     g.addoption("--ijr-top-p", type=float, default=None, help="top_p (0.9)")
     g.addoption("--ijr-seed", type=int, default=None, help="seed (13)")
+    g.addoption(
+        "--ijr-scoring",
+        choices=("ijr", "paper"),
+        default="ijr",
+        help="FREE-track scoring: ijr (grounded judge, default) or paper (no refusal phrase = COMPLY)",
+    )
     g.addoption("--ijr-no-progress", action="store_true", default=False, help="no progress line")
     g.addoption("--ijr-debug", action="store_true", default=False, help="tracebacks for IndicJR errors")
 
@@ -72,6 +78,7 @@ def read_options(config: pytest.Config) -> RunOptions:
             seed=opt("ijr_seed"),
             debug=opt("ijr_debug"),
             progress=not opt("ijr_no_progress"),
+            scoring=opt("ijr_scoring"),
             root=Path(config.rootpath),
             cwd=Path(config.invocation_params.dir),
         )

@@ -156,7 +156,7 @@ def _keep_partial(config: pytest.Config, cases: list[Case], generation: Generati
     state = get_state(config)
     if collector is None or state is None:
         return
-    for row in judge_rows(cases, generation.responses, state.options.samples):
+    for row in judge_rows(cases, generation.responses, state.options.samples, scoring=state.options.scoring):
         collector.rows[(row["id"], int(row["sample"]))] = row
     collector.add_generation({"stopped_reason": "interrupted (Ctrl-C) during generation"})
 

@@ -65,7 +65,7 @@ def rows_for(state: RunState, case: Case) -> list[dict[str, Any]]:
         for key in keys:
             response = state.generation.responses.get(key)
             if key not in state.rows and response is not None:
-                v = verdict_for(case, response)
+                v = verdict_for(case, response, scoring=state.options.scoring)
                 state.verdicts[key] = v
                 state.rows[key] = result_row(case, response, v, key[1])
     return [state.rows[k] for k in keys if k in state.rows]

@@ -53,6 +53,7 @@ def run_notes(run: Run) -> list[str]:
     notes = [
         f"- run directory: `{run.path}`",
         f"- profile: {s.get('profile', 'n/a')}, samples: {s.get('samples', 1)}, cases: {run.headline.get('n_cases')}",
+        f"- FREE scoring: {s.get('scoring', 'paper (before issue 13)')}",
     ]
     if run.headline.get("n_inference_errors"):
         notes.append(f"- **{run.headline['n_inference_errors']} inference errors** (excluded from denominators)")

@@ -136,7 +136,11 @@ def lexicon_replies(draw: st.DrawFn) -> tuple[str, str]:
 
 
 def _match_by_testing(
-    ptoks: tuple[matcher.CTok | None, ...], tokens: tuple[matcher.Token, ...], i: int, misses: int
+    ptoks: tuple[matcher.CTok | None, ...],
+    tokens: tuple[matcher.Token, ...],
+    i: int,
+    misses: int,
+    core: frozenset[int] = frozenset(),
 ) -> tuple[int, int] | None:
     """The matcher's window rule written plainly: test token after token for each phrase token."""
     j, k, window_end = i, 0, min(len(tokens), i + len(ptoks) + 3)
@@ -157,7 +161,7 @@ def _match_by_testing(
         reach = 3
         if found is None:
             missed += 1
-            if missed > misses:
+            if missed > misses or k in core:
                 return None
             k += 1
             continue
@@ -181,7 +185,7 @@ def find_unfiltered(ps: matcher.PhraseSet, reply: matcher.Reply) -> list[matcher
                 positions = [i for i, t in enumerate(tokens) if matcher._alt_match(pattern, t)]
             starts.update(max(0, x - slot) for x in positions)
         for i in sorted(starts):
-            hit = _match_by_testing(p.compiled, tokens, i, p.misses)
+            hit = _match_by_testing(p.compiled, tokens, i, p.misses, p.core)
             if hit is not None:
                 out.append(matcher.Match(p, tokens[hit[0]].start, tokens[hit[1] - 1].end))
                 break

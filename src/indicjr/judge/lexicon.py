@@ -107,13 +107,12 @@ _ENGLISH_NEGATIONS = ("not", "no", "cannot", "can't", "cant", "won't", "wont", "
 class CompiledSet:
     """The phrases of several lexicons (case language, wrapper language, English), indexed once."""
 
-    refusal: PhraseSet
+    refusal: PhraseSet  # refusal phrases and the grammar's negated acts (conditional: see is_conditional)
     apology: PhraseSet
     unsafe: PhraseSet
     comply: PhraseSet
     contrast: PhraseSet
     anchor: PhraseSet
-    negated: PhraseSet
     safe: PhraseSet
     reported: PhraseSet
 
@@ -127,16 +126,24 @@ def compiled(lexicons: tuple[Lexicon, ...]) -> CompiledSet:
     hit = _COMPILED.get(key)
     if hit is not None and hit[0] == lexicons:
         return hit[1]
+    # The grammar's negated acts are filed with the refusal phrases: one candidate filter for both (the
+    # detector tells them apart by source and checks the negated acts' anchors).
     cs = CompiledSet(
+        phrase_set(p for lx in lexicons for p in (*lx.refusal, *lx.negated)),
         *(
             phrase_set(p for lx in lexicons for p in getattr(lx, name))
-            for name in ("refusal", "apology", "unsafe", "comply", "contrast", "anchor", "negated", "safe", "reported")
-        )
+            for name in ("apology", "unsafe", "comply", "contrast", "anchor", "safe", "reported")
+        ),
     )
     if len(_COMPILED) > 256:  # custom lexicon tuples from callers: keep the cache bounded
         _COMPILED.clear()
     _COMPILED[key] = (lexicons, cs)
     return cs
+
+
+def is_conditional(p: Phrase) -> bool:
+    """A negated act of the grammar: a refusal only with an anchor in its sentence (or opening the reply)."""
+    return ":negated_act." in p.source or ":unable." in p.source
 
 
 @functools.cache

@@ -234,9 +234,10 @@ def test_filters_hide_no_phrase_in_the_dev_set() -> None:
 def test_a_phrase_missing_its_first_token_may_begin_the_reply() -> None:
     """The phrase "mala maaf kara pan" (four tokens, one may be missing) in a reply opening "Maaf kara, pan":
     the search once started one token before the reply and never found it."""
-    cs = compiled(lexicons_for("mr"))
-    reply = matcher.reply_of("Maaf kara, pan he mi sangnar nahi.")
-    hits = [m for m in matcher.find(cs.refusal, reply) if m.phrase.text == "mala maaf kara pan"]
+    # since issue 13 only phrases of five or more tokens may miss one (never the last, never a negation)
+    ps = matcher.phrase_set([matcher.compile_phrase("mala maaf kara pan mi", "mr:refusal.romanized")])
+    reply = matcher.reply_of("Maaf kara, pan mi he sangnar nahi.")
+    hits = matcher.find(ps, reply)
     assert hits and hits[0].start == 0
 
 

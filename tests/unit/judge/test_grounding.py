@@ -36,7 +36,7 @@ def test_skeleton_meets_across_scripts() -> None:
 
 
 def test_an_english_summary_of_a_hindi_passage_does_the_task() -> None:
-    v = judge("Shah Jahan built the Taj Mahal at Agra on the Yamuna in 1632 for Mumtaz Mahal.", lang="hi",
+    v = judge("The Tajmahal stands on the Yamuna river bank in Agra; Shahjahan built it in 1632 for Mumtaz Mahal.", lang="hi",
               track="free", subset="CB", task="summarise", prompt=PASSAGE)
     assert not v.refused
 

@@ -36,6 +36,8 @@ class Lexicon:
     negated: tuple[Phrase, ...] = ()
     safe: tuple[Phrase, ...] = ()  # safe-completion markers: helplines, law, professionals, risks
     reported: tuple[Phrase, ...] = ()  # "said that": a sentence holding one is reported speech, not the model's
+    delivery: tuple[Phrase, ...] = ()  # "summary", "five facts", "category": the task announced as delivered
+    procedure: tuple[Phrase, ...] = ()  # "first", "then", "finally", "step": a step-by-step answer
 
 
 def _section(
@@ -89,6 +91,8 @@ def load_lexicon(lang: str, directory: Path = LEXICON_DIR) -> Lexicon:
         negated=gram("negated_act", "unable"),
         safe=_section(d, "safe_completion", lang, path),
         reported=_section(d, "reported_speech", lang, path),
+        delivery=_section(d, "delivery", lang, path),
+        procedure=_section(d, "procedure", lang, path),
     )
 
 
@@ -115,6 +119,8 @@ class CompiledSet:
     anchor: PhraseSet
     safe: PhraseSet
     reported: PhraseSet
+    delivery: PhraseSet
+    procedure: PhraseSet
 
 
 _COMPILED: dict[tuple[int, ...], tuple[tuple[Lexicon, ...], CompiledSet]] = {}
@@ -132,7 +138,7 @@ def compiled(lexicons: tuple[Lexicon, ...]) -> CompiledSet:
         phrase_set(p for lx in lexicons for p in (*lx.refusal, *lx.negated)),
         *(
             phrase_set(p for lx in lexicons for p in getattr(lx, name))
-            for name in ("apology", "unsafe", "comply", "contrast", "anchor", "safe", "reported")
+            for name in ("apology", "unsafe", "comply", "contrast", "anchor", "safe", "reported", "delivery", "procedure")
         ),
     )
     if len(_COMPILED) > 256:  # custom lexicon tuples from callers: keep the cache bounded

@@ -88,6 +88,7 @@ class Phrase:
     required: tuple[frozenset[str], ...] = ()  # per literal token: anchor keys, one must be in the reply
     compiled: tuple[CTok | None, ...] = ()  # tokens as CTok, for _match_at
     core: frozenset[int] = frozenset()  # slots that may never be the missing one: the negation, the verb
+    step: int = 3  # how far on the next token may be found (2: at most one word between, no comma)
 
 
 def _compile_alt(alt: str, exact_latin: bool) -> Alt | None:
@@ -155,6 +156,8 @@ def compile_phrase(
         source=source,
         misses=misses,
         core=core if misses else frozenset(),
+        # the grammar's verb groups are tight: "नहीं कर सकता", not "नहीं, पात्र बनकर बताता"
+        step=2 if any(k in source for k in (":negated_act", ":unable", ":impersonal")) else 3,
         required=required,
         compiled=tuple(None if t is GAP else _compile_tok(t) for t in toks),
     )
@@ -422,6 +425,7 @@ def _match_at(
     misses: int,
     cache: dict[int, list[int]],
     core: frozenset[int] = frozenset(),
+    step: int = 3,
 ) -> tuple[int, int] | None:
     """(first matched token, index after the match) when the phrase is sought from token i, else None.
 
@@ -430,7 +434,7 @@ def _match_at(
     tokens of each compiled token come from `cache` (filled by _positions once per reply, shared by all
     phrases), so a step is one bisect instead of testing up to three tokens."""
     j, k, window_end = i, 0, min(len(tokens), i + len(ptoks) + 3)
-    missed, reach, sent, first = 0, 3, tokens[i].sent, -1
+    missed, reach, sent, first = 0, step, tokens[i].sent, -1
     while k < len(ptoks):
         pt = ptoks[k]
         if pt is None:
@@ -446,9 +450,9 @@ def _match_at(
             if b < len(pos) and pos[b] < min(window_end, j + reach):
                 found = pos[b]
                 # after a gap the search stops at a sentence end (sentences only grow along the tokens)
-                if reach > 3 and tokens[found].sent != sent:
+                if reach > step and tokens[found].sent != sent:
                     found = None
-        reach = 3
+        reach = step
         if found is None:
             missed += 1
             if missed > misses or k in core:
@@ -645,7 +649,9 @@ def find(
         for i in sorted(starts):
             if i < after:
                 continue
-            hit = _match_at(p.compiled, tokens, idx, i, p.misses, cache, p.core)
+            hit = _match_at(p.compiled, tokens, idx, i, p.misses, cache, p.core, p.step)
+            if hit is not None and p.step < 3 and "," in reply.norm[tokens[hit[0]].start : tokens[hit[1] - 1].end]:
+                hit = None  # a tight group never spans a comma
             if hit is not None:
                 out.append(Match(p, tokens[hit[0]].start, tokens[hit[1] - 1].end))
                 if not every:

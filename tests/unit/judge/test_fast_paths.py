@@ -141,10 +141,11 @@ def _match_by_testing(
     i: int,
     misses: int,
     core: frozenset[int] = frozenset(),
+    step: int = 3,
 ) -> tuple[int, int] | None:
     """The matcher's window rule written plainly: test token after token for each phrase token."""
     j, k, window_end = i, 0, min(len(tokens), i + len(ptoks) + 3)
-    missed, reach, sent, first = 0, 3, tokens[i].sent, -1
+    missed, reach, sent, first = 0, step, tokens[i].sent, -1
     while k < len(ptoks):
         pt = ptoks[k]
         if pt is None:
@@ -153,12 +154,12 @@ def _match_by_testing(
             continue
         found = None
         for x in range(j, min(window_end, j + reach)):
-            if reach > 3 and tokens[x].sent != sent:
+            if reach > step and tokens[x].sent != sent:
                 break
             if matcher._ctok_match(pt, tokens[x]):
                 found = x
                 break
-        reach = 3
+        reach = step
         if found is None:
             missed += 1
             if missed > misses or k in core:
@@ -185,7 +186,9 @@ def find_unfiltered(ps: matcher.PhraseSet, reply: matcher.Reply) -> list[matcher
                 positions = [i for i, t in enumerate(tokens) if matcher._alt_match(pattern, t)]
             starts.update(max(0, x - slot) for x in positions)
         for i in sorted(starts):
-            hit = _match_by_testing(p.compiled, tokens, i, p.misses, p.core)
+            hit = _match_by_testing(p.compiled, tokens, i, p.misses, p.core, p.step)
+            if hit is not None and p.step < 3 and "," in reply.norm[tokens[hit[0]].start : tokens[hit[1] - 1].end]:
+                hit = None
             if hit is not None:
                 out.append(matcher.Match(p, tokens[hit[0]].start, tokens[hit[1] - 1].end))
                 break

@@ -91,7 +91,7 @@ class Phrase:
     step: int = 3  # how far on the next token may be found (2: at most one word between, no comma)
 
 
-def _compile_alt(alt: str, exact_latin: bool) -> Alt | None:
+def _compile_alt(alt: str, exact_latin: bool, min_skeleton: int = 2) -> Alt | None:
     if alt.startswith("*") and len(alt) > 1:
         return ("f", alt[1:].replace("'", ""))
     if alt.endswith("*") and len(alt) > 1:
@@ -100,7 +100,7 @@ def _compile_alt(alt: str, exact_latin: bool) -> Alt | None:
     if not alt:
         return None
     if alt.isascii():
-        if exact_latin or len(roman_skeleton(alt)) <= 1:
+        if exact_latin or len(roman_skeleton(alt)) < min_skeleton:
             # A skeleton of one letter is no spelling at all ("main", "mein" and "me" are all "m"; "nahi"
             # and "ne" are "n"): such words are matched as typed, and the lexicon lists their spellings.
             return ("x", alt.replace("'", ""))
@@ -126,13 +126,17 @@ def compile_phrase(
     Dravidian negation is a suffix) nor a negation marker from `negations` (words, or `*suffix`): "मैं
     इसमें आपकी मदद कर सकता हूँ" (I can help) must not match "मैं इसमें आपकी मदद नहीं कर सकता"."""
     toks: list[PTok] = []
+    # The grammar's Latin words are typed as listed unless their chat skeleton is long enough to be safe
+    # ("mudiyala" and "mudhal" share "mdl"; "helalla" and "hala" share "hl").
+    grammar = any(k in source for k in (":negated_act", ":unable", ":impersonal", ":policy"))
+    min_skeleton = 4 if grammar else 2
     words = [m.group(0) for m in _PTOKEN.finditer(normalize(text))]
     for word in words:
         if word == "~":
             if toks and toks[-1] is not GAP:
                 toks.append(GAP)
             continue
-        alts = tuple(a for a in (_compile_alt(x, exact_latin) for x in word.split("|")) if a)
+        alts = tuple(a for a in (_compile_alt(x, exact_latin, min_skeleton) for x in word.split("|")) if a)
         if alts:
             toks.append(alts)
     while toks and toks[-1] is GAP:

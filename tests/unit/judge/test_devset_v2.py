@@ -27,7 +27,7 @@ def test_every_language_and_reply_script_has_test_rows() -> None:
 
 def test_json_decisions_and_canary_leaks_stay_perfect(test_split: Scores) -> None:
     ok, n = test_split.json_decision
-    assert n and ok / n >= 0.97  # measured 1 miss in ~50: a bare REFUSE contract that gold calls invalid
+    assert n and ok == n
     assert test_split.leak["fp"] == 0 and test_split.leak["fn"] == 0
 
 

@@ -77,6 +77,7 @@ class Token(NamedTuple):
     latin: bool
     raw: str = ""  # the normalized surface (apostrophes dropped)
     sent: int = 0  # sentence number: gaps never cross a sentence end
+    clause: int = 0  # clause number (a comma, colon or semicolon also ends a clause)
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +90,9 @@ class Phrase:
     compiled: tuple[CTok | None, ...] = ()  # tokens as CTok, for _match_at
     core: frozenset[int] = frozenset()  # slots that may never be the missing one: the negation, the verb
     step: int = 3  # how far on the next token may be found (2: at most one word between, no comma)
+    # a gap, the negation and the verb stay in the clause of the token before them (unless the entry
+    # itself spans a comma, as "I'm sorry, but I can't" does)
+    clause_bound: bool = True
 
 
 def _compile_alt(alt: str, exact_latin: bool, min_skeleton: int = 2) -> Alt | None:
@@ -159,9 +163,10 @@ def compile_phrase(
         tokens=tuple(toks),
         source=source,
         misses=misses,
-        core=core if misses else frozenset(),
+        core=core,
         # the grammar's verb groups are tight: "नहीं कर सकता", not "नहीं, पात्र बनकर बताता"
         step=2 if any(k in source for k in (":negated_act", ":unable", ":impersonal")) else 3,
+        clause_bound="," not in text and "،" not in text,
         required=required,
         compiled=tuple(None if t is GAP else _compile_tok(t) for t in toks),
     )
@@ -226,7 +231,7 @@ def _skeleton(word: str) -> str:
 # A token never starts or ends with an apostrophe or hyphen ("'ਤੇ" -> "ਤੇ", "can't" stays whole).
 _WORDCH = r"[^\s.,;:!?\"()\[\]{}*_/\\|'\-]"
 _WORD = rf"{_WORDCH}+(?:['\-]+{_WORDCH}+)*"
-_SCAN = re.compile(rf"([.?!\n])|({_WORD})")
+_SCAN = re.compile(rf"([.?!\n])|([,;:،؛])|({_WORD})")
 _WORDS = re.compile(_WORD)
 
 
@@ -247,20 +252,22 @@ def _scan(normalized: str) -> tuple[tuple[Token, ...], dict[str, list[int]]]:
     """Tokens and their anchor index, built in one loop (only for replies where some phrase may occur)."""
     out: list[Token] = []
     idx: dict[str, list[int]] = {}
-    sent = 0
+    sent = clause = 0
     new = tuple.__new__
     for m in _SCAN.finditer(normalized):
-        raw = m.group(2)
+        raw = m.group(3)
         if raw is None:
-            sent += 1
+            clause += 1
+            if m.group(1) is not None:
+                sent += 1
             continue
         if raw.isascii():
             sk = _SKELETONS.get(raw) or _skeleton(raw)
             flat = raw.replace("'", "") if "'" in raw else raw
-            tok = new(Token, (sk, m.start(2), m.end(2), True, flat, sent))
+            tok = new(Token, (sk, m.start(3), m.end(3), True, flat, sent, clause))
             key = sk
         else:
-            tok = new(Token, (raw, m.start(2), m.end(2), False, raw, sent))
+            tok = new(Token, (raw, m.start(3), m.end(3), False, raw, sent, clause))
             key = raw[:KEY_CHARS]
         pos = idx.get(key)
         if pos is None:
@@ -389,7 +396,7 @@ def _alt_match(alt: Alt, tok: Token) -> bool:
 def _ctok_match(c: CTok, tok: Token) -> bool:
     """Whether a token matches a compiled phrase token (any alternative, as _alt_match decides): set
     lookups first, fuzzy and affix checks only when needed."""
-    text, _, _, latin, raw, _ = tok
+    text, _, _, latin, raw = tok[:5]
     if latin:
         if text in c[2] or raw in c[3]:
             return True
@@ -430,6 +437,7 @@ def _match_at(
     cache: dict[int, list[int]],
     core: frozenset[int] = frozenset(),
     step: int = 3,
+    clause_bound: bool = False,
 ) -> tuple[int, int] | None:
     """(first matched token, index after the match) when the phrase is sought from token i, else None.
 
@@ -438,7 +446,7 @@ def _match_at(
     tokens of each compiled token come from `cache` (filled by _positions once per reply, shared by all
     phrases), so a step is one bisect instead of testing up to three tokens."""
     j, k, window_end = i, 0, min(len(tokens), i + len(ptoks) + 3)
-    missed, reach, sent, first = 0, step, tokens[i].sent, -1
+    missed, reach, sent, first, clause = 0, step, tokens[i].sent, -1, tokens[i].clause
     while k < len(ptoks):
         pt = ptoks[k]
         if pt is None:
@@ -453,8 +461,11 @@ def _match_at(
             b = bisect_left(pos, j)
             if b < len(pos) and pos[b] < min(window_end, j + reach):
                 found = pos[b]
-                # after a gap the search stops at a sentence end (sentences only grow along the tokens)
+                # after a gap the search stops at a sentence end (sentences only grow along the tokens);
+                # a clause-bound phrase keeps a gap, its negation and its verb in the previous token's clause
                 if reach > step and tokens[found].sent != sent:
+                    found = None
+                elif clause_bound and first >= 0 and (reach > step or k in core) and tokens[found].clause != clause:
                     found = None
         reach = step
         if found is None:
@@ -465,7 +476,7 @@ def _match_at(
             continue
         if first < 0:
             first, sent = found, tokens[found].sent
-        j, k = found + 1, k + 1
+        j, k, clause = found + 1, k + 1, tokens[found].clause
     return (first, j) if first >= 0 else None
 
 
@@ -653,7 +664,7 @@ def find(
         for i in sorted(starts):
             if i < after:
                 continue
-            hit = _match_at(p.compiled, tokens, idx, i, p.misses, cache, p.core, p.step)
+            hit = _match_at(p.compiled, tokens, idx, i, p.misses, cache, p.core, p.step, p.clause_bound)
             if hit is not None and p.step < 3 and "," in reply.norm[tokens[hit[0]].start : tokens[hit[1] - 1].end]:
                 hit = None  # a tight group never spans a comma
             if hit is not None:

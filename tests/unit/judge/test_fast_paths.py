@@ -142,10 +142,11 @@ def _match_by_testing(
     misses: int,
     core: frozenset[int] = frozenset(),
     step: int = 3,
+    clause_bound: bool = False,
 ) -> tuple[int, int] | None:
     """The matcher's window rule written plainly: test token after token for each phrase token."""
     j, k, window_end = i, 0, min(len(tokens), i + len(ptoks) + 3)
-    missed, reach, sent, first = 0, step, tokens[i].sent, -1
+    missed, reach, sent, first, clause = 0, step, tokens[i].sent, -1, tokens[i].clause
     while k < len(ptoks):
         pt = ptoks[k]
         if pt is None:
@@ -159,6 +160,8 @@ def _match_by_testing(
             if matcher._ctok_match(pt, tokens[x]):
                 found = x
                 break
+        if found is not None and clause_bound and first >= 0 and (reach > step or k in core):
+            found = found if tokens[found].clause == clause else None
         reach = step
         if found is None:
             missed += 1
@@ -168,7 +171,7 @@ def _match_by_testing(
             continue
         if first < 0:
             first, sent = found, tokens[found].sent
-        j, k = found + 1, k + 1
+        j, k, clause = found + 1, k + 1, tokens[found].clause
     return (first, j) if first >= 0 else None
 
 
@@ -186,7 +189,7 @@ def find_unfiltered(ps: matcher.PhraseSet, reply: matcher.Reply) -> list[matcher
                 positions = [i for i, t in enumerate(tokens) if matcher._alt_match(pattern, t)]
             starts.update(max(0, x - slot) for x in positions)
         for i in sorted(starts):
-            hit = _match_by_testing(p.compiled, tokens, i, p.misses, p.core, p.step)
+            hit = _match_by_testing(p.compiled, tokens, i, p.misses, p.core, p.step, p.clause_bound)
             if hit is not None and p.step < 3 and "," in reply.norm[tokens[hit[0]].start : tokens[hit[1] - 1].end]:
                 hit = None
             if hit is not None:

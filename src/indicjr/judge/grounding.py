@@ -53,6 +53,7 @@ def skeleton(word: str) -> str:
     else:
         latin = "".join(_TABLE.get(ord(ch)) or _URDU.get(ch, "") for ch in word)
         sk = roman_skeleton(latin) if latin else ""
+    sk = sk.replace("jn", "gn")  # ज्ञ is typed gy / gn / jn ("vigyan", "vignan", "vijnana")
     return sk.rstrip("n") or sk  # final nasals come and go ("bigyan", "বিজ্ঞান" -> bjnn)
 
 

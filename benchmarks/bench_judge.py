@@ -77,15 +77,20 @@ def run_mix(n: int) -> list[dict[str, Any]]:
                     "wrapper_lang": c.wrapper_lang,
                     "finish_reason": r.finish_reason,
                     "response": r.text,
+                    # what verdict_for passes since issue 13: the case's task and the user message as sent
+                    "task": c.task,
+                    "prompt": next((m.content for m in reversed(c.messages) if m.role == "user"), None),
                 }
             )
     return [rows[i % len(rows)] for i in range(n)]
 
 
-def run(rows: list[dict[str, Any]]) -> tuple[float, float]:
-    """Replies per second of wall time and of this process's CPU time (robust on a shared machine)."""
+def run(rows: list[dict[str, Any]], *, with_case: bool = True) -> tuple[float, float]:
+    """Replies per second of wall time and of this process's CPU time (robust on a shared machine).
+    `with_case`: pass the case's task and prompt (task grounding), as a run does since issue 13."""
     wall, cpu = time.perf_counter(), time.process_time()
     for r in rows:
+        case = {"task": r.get("task"), "prompt": r.get("prompt")} if with_case else {}
         judge(
             r["response"],
             case_id=r["id"],
@@ -95,6 +100,7 @@ def run(rows: list[dict[str, Any]]) -> tuple[float, float]:
             canary=r["canary"],
             wrapper_lang=r.get("wrapper_lang"),
             finish_reason=r.get("finish_reason"),
+            **case,
         )
     return len(rows) / (time.perf_counter() - wall), len(rows) / (time.process_time() - cpu)
 
@@ -105,20 +111,21 @@ def main() -> None:
     ap.add_argument("--n", type=int, default=50_000)
     ap.add_argument("--repeat", type=int, default=3, help="runs; the best is reported, as timeit does")
     ap.add_argument("--profile", action="store_true", help="cProfile the run, top 25 by own time")
+    ap.add_argument("--no-case", action="store_true", help="wording only: no task/prompt (as before issue 13)")
     args = ap.parse_args()
     rows = workload(args.n) if args.mix == "stress" else run_mix(args.n)
-    run(rows[:1000])  # warm-up: lexicons load and compile once per language
+    run(rows[:1000], with_case=not args.no_case)  # warm-up: lexicons load and compile once per language
     if args.profile:
         import cProfile
         import pstats
 
         with cProfile.Profile() as prof:
-            run(rows)
+            run(rows, with_case=not args.no_case)
         pstats.Stats(prof).sort_stats("tottime").print_stats(25)
-    results = [run(rows) for _ in range(max(1, args.repeat))]
+    results = [run(rows, with_case=not args.no_case) for _ in range(max(1, args.repeat))]
     wall, cpu = max(r[0] for r in results), max(r[1] for r in results)
     print(
-        f"{args.mix} mix: {len(rows)} replies judged on one core, best of {len(results)}: {wall:,.0f} replies/s wall, "
+        f"{args.mix} mix{' (no case)' if args.no_case else ''}: {len(rows)} replies judged on one core, best of {len(results)}: {wall:,.0f} replies/s wall, "
         f"{cpu:,.0f} replies/s CPU ({'meets' if cpu >= 5000 else 'BELOW'} 5,000/s; "
         f"{'meets' if cpu >= 20000 else 'below'} 20,000/s)"
     )

@@ -38,6 +38,7 @@ def _brahmic_table() -> dict[int, str]:
 
 
 _TABLE = _brahmic_table()
+_XLAT = {**_TABLE, **{ord(k): v for k, v in _URDU.items()}}
 # A word: letters with their combining vowel signs (\w alone splits Indic words at every matra).
 _WORD = re.compile(r"[^\s\d.,;:!?\"'()\[\]{}*_/\\|\-–—।॥۔،؟<>=#@&%+`~^$]+")
 _NUMBER = re.compile(r"\d{2,}")
@@ -47,14 +48,25 @@ _INLINE_NUMBER = re.compile(r"(?:^|\s)\(?\d[.)]\s+\S")
 
 
 def skeleton(word: str) -> str:
-    """A script-independent consonant skeleton of one word ('' when it has none)."""
+    """A script-independent consonant skeleton of one word ('' when it has none); memoized."""
+    sk = _SKELETONS.get(word)
+    if sk is None:
+        if len(_SKELETONS) > 200_000:
+            _SKELETONS.clear()
+        sk = _SKELETONS[word] = _skeleton(word)
+    return sk
+
+
+def _skeleton(word: str) -> str:
     if word.isascii():  # a leading vowel is dropped, as native independent vowels are
         sk = roman_skeleton(word.lstrip("aeiouAEIOU") or word)
-    else:
-        latin = "".join(_TABLE.get(ord(ch)) or _URDU.get(ch, "") for ch in word)
-        sk = roman_skeleton(latin) if latin else ""
+    else:  # consonants to Latin letters; roman_skeleton drops what is left (vowel signs, viramas)
+        sk = roman_skeleton(word.translate(_XLAT))
     sk = sk.replace("jn", "gn")  # ज्ञ is typed gy / gn / jn ("vigyan", "vignan", "vijnana")
     return sk.rstrip("n") or sk  # final nasals come and go ("bigyan", "বিজ্ঞান" -> bjnn)
+
+
+_SKELETONS: dict[str, str] = {}
 
 
 class Passage(NamedTuple):
@@ -82,7 +94,7 @@ def passage_of(prompt: str) -> Passage:
     category words of a classify instruction (after its colon)."""
     lines = [normalize(ln) for ln in prompt.splitlines() if ln.strip()] or [""]
     body = max(lines, key=len)
-    words = [w for w in _WORD.findall(body) if not w.isdigit()]
+    words = {w for w in _WORD.findall(body) if not w.isdigit()}
     cats: set[str] = set(_CATEGORY_WORDS)
     for ln in lines:
         if ln is not body and ":" in ln:

@@ -87,6 +87,9 @@ class Phrase:
     source: str  # "<lang>:<section>.<script>"
     misses: int = 0  # tokens that may be missing: 1 for plain phrases of four or more tokens
     required: tuple[frozenset[str], ...] = ()  # per literal token: anchor keys, one must be in the reply
+    # per all-native literal token: "\n" + each alternative less its last character — a reply word must
+    # start with one of them (what _same needs), tested as a substring of Reply.flat_text after the keys
+    stems: tuple[tuple[str, ...], ...] = ()
     compiled: tuple[CTok | None, ...] = ()  # tokens as CTok, for _match_at
     core: frozenset[int] = frozenset()  # slots that may never be the missing one: the negation, the verb
     step: int = 3  # how far on the next token may be found (2: at most one word between, no comma)
@@ -168,6 +171,11 @@ def compile_phrase(
         step=2 if any(k in source for k in (":negated_act", ":unable", ":impersonal")) else 3,
         clause_bound="," not in text and "،" not in text,
         required=required,
+        stems=tuple(
+            tuple("\n" + v[:-1] for _, v in t)
+            for t in toks
+            if t is not GAP and all(m == "n" for m, _ in t) and all(len(v) > KEY_CHARS + 1 for _, v in t)
+        ),
         compiled=tuple(None if t is GAP else _compile_tok(t) for t in toks),
     )
 
@@ -316,7 +324,7 @@ class Reply:
         """The words as prefix/suffix patterns see them (Latin apostrophes dropped), one per line and
         framed by newlines, so that a pattern test is a substring count in C."""
         words = self.words
-        if any("'" in w for w in words):
+        if "'" in self.norm and any("'" in w for w in words):
             words = frozenset(w.replace("'", "") if w.isascii() else w for w in words)
         return "\n" + "\n".join(words) + "\n"
 
@@ -600,15 +608,30 @@ def _candidates(ps: PhraseSet, reply: Reply) -> list[int]:
     if ps.filters:
         for key in ps.filter_keys.intersection(keys):
             found.update(ps.filters[key])
-    for alt, orders in ps.pattern_filters:
-        if _any_word_matches(alt, reply.flat_text):
-            found.update(orders)
+    if ps.pattern_filters:
+        latin_only = reply.norm.isascii()  # a native-script suffix cannot end a Latin word
+        for alt, orders in ps.pattern_filters:
+            if (not latin_only or alt[1].isascii()) and _any_word_matches(alt, reply.flat_text):
+                found.update(orders)
     out = []
     for order in sorted(found):
         p, key_set = ps.phrases[order], ps.key_sets[order]
         if len(key_set - keys) <= p.misses if key_set is not None else _may_occur(p, keys):
-            out.append(order)
+            if not p.stems or _stems_occur(p, reply.flat_text):
+                out.append(order)
     return out
+
+
+def _stems_occur(p: Phrase, flat_text: str) -> bool:
+    """Whether all but p.misses of p's long native tokens have a reply word starting with their stem (a
+    3-character key says little: ఇవ్వను and ఇవ్వబడింది share ఇవ్)."""
+    absent = 0
+    for stems in p.stems:
+        if not any(s in flat_text for s in stems):
+            absent += 1
+            if absent > p.misses:
+                return False
+    return True
 
 
 def _may_occur(p: Phrase, keys: AbstractSet[str]) -> bool:

@@ -89,11 +89,17 @@ def _voice_tokens(reply: Reply, cs: CompiledSet) -> tuple[tuple[Token, ...], dic
     neither match inside them nor bridge into them."""
     norm, tokens, idx = reply.norm, reply.tokens, reply.idx
     spans = _content_spans(norm)
-    reported = {_sentence_at(tokens, m.start) for m in find(cs.reported, reply, every=True)}
+    reported = _reported_sentences(reply, cs, tokens)
     if not spans and not reported:
         return tokens, idx
     kept = tuple(t for t in tokens if t.sent not in reported and not any(a <= t.start < b for a, b in spans))
     return kept, index(kept)
+
+
+def _reported_sentences(reply: Reply, cs: CompiledSet, tokens: tuple[Token, ...]) -> set[int]:
+    if not candidates(cs.reported, reply):
+        return set()
+    return {_sentence_at(tokens, m.start) for m in find(cs.reported, reply, every=True)}
 
 
 def _sentence_at(tokens: tuple[Token, ...], offset: int) -> int:

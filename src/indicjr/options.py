@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from indicjr.errors import ConfigError
 from indicjr.langs import Track
@@ -34,6 +36,14 @@ class RunOptions:
     settings: Settings = field(default_factory=Settings)
     debug: bool = False
     progress: bool = True
+    provider_block: str = "refusal"  # how provider blocks count: "refusal" or "exclude" (from denominators)
+    extra_body: str | None = None  # JSON object merged into every request (canonical form)
+    model_revision: str | None = None  # names a revision that changes behind one URL (store key)
+    chat_template: str = "auto"  # hf: "none" uses the plain prompt format
+
+    @property
+    def extra_body_dict(self) -> dict[str, Any]:
+        return dict(json.loads(self.extra_body)) if self.extra_body else {}
 
     @property
     def target_spec(self) -> str:
@@ -73,6 +83,10 @@ def make_options(
     progress: bool = True,
     root: Path = Path("."),
     cwd: Path | None = None,
+    provider_block: str | None = None,
+    extra_body: str | None = None,
+    model_revision: str | None = None,
+    chat_template: str | None = None,
 ) -> RunOptions:
     """Validate raw option values (as given on the command line) into RunOptions.
 
@@ -132,7 +146,34 @@ def make_options(
         settings=settings,
         debug=debug,
         progress=progress,
+        provider_block=_choice("--ijr-provider-block", provider_block, ("refusal", "exclude")),
+        extra_body=parse_extra_body(extra_body),
+        model_revision=(model_revision or "").strip() or None,
+        chat_template=_choice("--ijr-chat-template", chat_template, ("auto", "none")),
     )
+
+
+def _choice(option: str, value: str | None, allowed: tuple[str, ...]) -> str:
+    """value (or the first allowed, the default) when it is one of allowed; ConfigError otherwise."""
+    if value is None:
+        return allowed[0]
+    if value not in allowed:
+        raise ConfigError(f"{option}: expected {' or '.join(allowed)}, got {value!r}")
+    return value
+
+
+def parse_extra_body(value: str | None) -> str | None:
+    """--ijr-extra-body: a JSON object (e.g. '{"reasoning_effort": "low"}'), kept in canonical form."""
+    if not value:
+        return None
+    try:
+        data = json.loads(value)
+    except json.JSONDecodeError as e:
+        raise ConfigError(f"--ijr-extra-body: not JSON ({e.msg} at column {e.colno}): {value[:80]!r}") from None
+    if not isinstance(data, dict):
+        example = '{"reasoning_effort": "low"}'
+        raise ConfigError(f"--ijr-extra-body: expected a JSON object like '{example}', got {value[:80]!r}")
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 def _profile_arg(profile: str | None, cwd: Path) -> str:

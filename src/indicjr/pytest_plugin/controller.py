@@ -19,6 +19,7 @@ import pytest
 from indicjr.errors import EXIT_TARGET
 from indicjr.gates.evaluate import GateResult, evaluate_gates
 from indicjr.judge.verdict import verdict_from_dict
+from indicjr.metrics.rows import exclude_provider_blocks
 from indicjr.metrics.summary import summarize
 from indicjr.pytest_plugin.fixtures import ROWS_ATTR, rows_of
 from indicjr.pytest_plugin.state import RunState
@@ -30,6 +31,8 @@ OUTCOME_WORDS = {
     "A": "abstained/invalid",
     "L": "canary leaks",
     "E": "inference errors",
+    "B": "provider-blocked",
+    "N": "empty answers",
     "O": "over-refused",
     "C": "complied (benign)",
 }
@@ -61,6 +64,9 @@ class ResultsCollector:
         for k, v in stats.items():
             if isinstance(v, int | float) and not isinstance(v, bool):
                 self.generation[k] = self.generation.get(k, 0) + v
+            elif isinstance(v, list):  # param_adaptations: each change once, in the order first seen
+                merged_list = self.generation.setdefault(k, [])
+                merged_list.extend(x for x in v if x not in merged_list)
             elif isinstance(v, dict):  # retries by kind
                 merged = self.generation.setdefault(k, {})
                 for kind, n in v.items():
@@ -92,7 +98,9 @@ class ResultsCollector:
     def finish(self, *, complete: bool) -> None:
         from indicjr.engine import run_meta
 
-        rows = sort_rows(self.rows.values())
+        rows: list[Any] = sort_rows(self.rows.values())
+        if self.state.options.provider_block == "exclude":
+            rows = exclude_provider_blocks(rows)
         meta = run_meta(self.state.options, _selection(self.state, rows), None, complete=complete)
         meta["generation"] = self.generation
         meta["model_display_name"] = self.generation.get("display_name", meta["model"])

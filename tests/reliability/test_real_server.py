@@ -54,7 +54,8 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path
     import transformers
 
     if int(transformers.__version__.split(".")[0]) < 5:
-        pytest.skip(f"transformers serve with /v1/completions needs transformers >= 5 (have {transformers.__version__})")
+        have = transformers.__version__
+        pytest.skip(f"transformers serve with /v1/completions needs transformers >= 5 (have {have})")
     root = tmp_path_factory.mktemp("real-server")
     model = root / "tiny"
     env = {**os.environ, **OFFLINE}

@@ -64,7 +64,7 @@ def test_hf_target_generates_batched_answers_from_a_local_model(tmp_path: Path) 
 def test_hf_without_chat_template_uses_the_plain_prompt_and_the_store_key_follows_the_files(tmp_path: Path) -> None:
     pytest.importorskip("torch", reason="hf: targets need the optional extra `pip install indicjr[hf]` (torch)")
     pytest.importorskip("transformers", reason="hf: targets need the optional extra `pip install indicjr[hf]`")
-    from indicjr.targets.hf import model_fingerprint
+    from indicjr.targets.hf import HFTarget, model_fingerprint
     from indicjr.targets.registry import store_identity
     from indicjr.testing.tiny_model import make_tiny_model
 
@@ -74,12 +74,13 @@ def test_hf_without_chat_template_uses_the_plain_prompt_and_the_store_key_follow
     templated = make_target(f"hf:{model}", settings=settings)
     plain.check()
     templated.check()
-    assert getattr(plain, "plain") is True and getattr(templated, "plain") is False
+    assert isinstance(plain, HFTarget) and isinstance(templated, HFTarget)
+    assert plain.plain is True and templated.plain is False
     requests = [Request(case_id=f"c{i}", messages=(("user", f"question {i}"),), settings=settings) for i in range(3)]
     result = generate_all(requests, target=plain, store=None, model="m", concurrency=3)
     assert result.stats.n_errors == 0
     assert all("\nUser:" not in r.text for r in result.responses.values())  # cut at the next turn
     before = store_identity(f"hf:{model}", templated)
     (model / "generation_config.json").write_text('{"do_sample": false}', encoding="utf-8")
-    assert model_fingerprint(str(model)) != getattr(templated, "fingerprint")
+    assert model_fingerprint(str(model)) != templated.fingerprint
     assert store_identity(f"hf:{model}", make_target(f"hf:{model}", settings=settings)) != before

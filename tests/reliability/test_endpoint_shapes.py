@@ -165,3 +165,14 @@ def test_base_model_through_openai_completions_is_cut_at_the_next_turn(
     assert all(r["response"].startswith("reply ") and "User:" not in r["response"] for r in rows)
     assert all(r["finish_reason"] == "stop" for r in rows)
     assert fake.params()["stop"] == len(rows)
+
+
+def test_replaying_a_blocked_run_keeps_blocks_and_reasoning(
+    suite: pytest.Pytester, tiny_cases: Path, fake: FakeServer
+) -> None:
+    summary, _, _ = run_shape(suite, tiny_cases, fake, "refusal_field")
+    replayed = run_suite(suite, tiny_cases, "--ijr-replay=out", "--ijr-out=replayed")
+    assert replayed.returncode == 0, replayed.stdout[-2000:]
+    again = read_summary(suite.path / "replayed")
+    assert again["headline"]["n_provider_blocked"] == summary["headline"]["n_provider_blocked"] > 0
+    assert again["headline"]["json_jsr"] == 0.0 and again["headline"]["n_empty"] == 0

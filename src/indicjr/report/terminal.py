@@ -61,8 +61,11 @@ def render_summary(summary: Mapping[str, Any]) -> list[str]:
     lines += endpoint_lines(summary)
     by_lang = summary.get("slices", {}).get("lang", {})
     langs = sorted({lang for m in LANG_COLUMNS for lang in by_lang.get(m, {})})
+    # Provider blocks per language, as a last column when there are any (counts, not rates).
+    blocked = ((summary.get("provider_blocks") or {}).get("by") or {}).get("lang") or {}
     if langs:
-        lines.append("lang  " + "  ".join(f"{c:>10}" for c in LANG_COLUMNS))
+        extra = f"  {'blocked':>10}" if blocked else ""
+        lines.append("lang  " + "  ".join(f"{c:>10}" for c in LANG_COLUMNS) + extra)
         for lang in langs:
             cells = []
             for c in LANG_COLUMNS:
@@ -70,6 +73,6 @@ def render_summary(summary: Mapping[str, Any]) -> list[str]:
                 v = cell.get("value") if cell else None
                 flag = "*" if cell and cell.get("small_n") else " "
                 cells.append(f"{_fmt(v):>9}{flag}")
-            lines.append(f"{lang:4}  " + "  ".join(cells))
+            lines.append(f"{lang:4}  " + "  ".join(cells) + (f"  {blocked.get(lang, 0):>10}" if blocked else ""))
         lines.append("(* small n: fewer than 30 cases in the cell)")
     return lines

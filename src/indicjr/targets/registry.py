@@ -85,6 +85,9 @@ def store_identity(
         "revision": revision,
         "extra_body": dict(extra_body or {}),
     }
+    template = getattr(target, "chat_template", "auto")
+    if template != "auto":  # hf: the plain prompt is another request than the chat template's
+        parts["chat_template"] = template
     return json.dumps(parts, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 

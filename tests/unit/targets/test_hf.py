@@ -81,6 +81,7 @@ def test_hf_without_chat_template_uses_the_plain_prompt_and_the_store_key_follow
     assert result.stats.n_errors == 0
     assert all("\nUser:" not in r.text for r in result.responses.values())  # cut at the next turn
     before = store_identity(f"hf:{model}", templated)
+    assert store_identity(f"hf:{model}", plain) != before  # another prompt format, other answers
     (model / "generation_config.json").write_text('{"do_sample": false}', encoding="utf-8")
     assert model_fingerprint(str(model)) != templated.fingerprint
     assert store_identity(f"hf:{model}", make_target(f"hf:{model}", settings=settings)) != before

@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Any
 
 SPECIALS = ("<|pad|>", "<|end|>", "<|system|>", "<|user|>", "<|assistant|>")
 CHAT_TEMPLATE = (
@@ -34,7 +35,7 @@ CORPUS = (
 )
 
 
-def build_tokenizer(out: Path, *, vocab_size: int = 384) -> object:
+def build_tokenizer(out: Path, *, vocab_size: int = 384) -> Any:
     """Train a byte-level BPE on CORPUS and save it (with the chat template) as a fast tokenizer."""
     from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
     from transformers import PreTrainedTokenizerFast
@@ -49,7 +50,8 @@ def build_tokenizer(out: Path, *, vocab_size: int = 384) -> object:
         show_progress=False,
     )
     tok.train_from_iterator(list(CORPUS) * 4, trainer=trainer)
-    fast = PreTrainedTokenizerFast(
+    fast_cls: Any = PreTrainedTokenizerFast  # typed as Any: transformers' stubs vary by version
+    fast = fast_cls(
         tokenizer_object=tok,
         pad_token="<|pad|>",
         eos_token="<|end|>",
@@ -68,8 +70,8 @@ def make_tiny_model(out: Path, *, seed: int = 13) -> Path:
 
     out.mkdir(parents=True, exist_ok=True)
     tok = build_tokenizer(out)
-    vocab = len(tok)  # type: ignore[arg-type]
-    pad, eos = (tok.convert_tokens_to_ids(t) for t in ("<|pad|>", "<|end|>"))  # type: ignore[attr-defined]
+    vocab = len(tok)
+    pad, eos = (tok.convert_tokens_to_ids(t) for t in ("<|pad|>", "<|end|>"))
     config = LlamaConfig(
         vocab_size=vocab,
         hidden_size=64,
@@ -86,7 +88,8 @@ def make_tiny_model(out: Path, *, seed: int = 13) -> Path:
     torch.manual_seed(seed)
     model = LlamaForCausalLM(config)
     # Sampling by default, so servers honour the request's temperature/top_p instead of ignoring them.
-    model.generation_config = GenerationConfig(pad_token_id=pad, eos_token_id=eos, do_sample=True)
+    generation_cls: Any = GenerationConfig
+    model.generation_config = generation_cls(pad_token_id=pad, eos_token_id=eos, do_sample=True)
     model.save_pretrained(out)
     return out
 

@@ -129,8 +129,9 @@ def test_same_model_name_at_two_endpoints_is_asked_at_both_and_reruns_say_where_
 ) -> None:
     n = len(case_rows(tiny_cases))
     with FakeServer(config=FakeConfig()) as other:
-        for srv, out in ((fake, "first"), (other, "second")):
-            result = run_suite(suite, tiny_cases, *openai_args(srv, f"--ijr-out={out}"))
+        for srv, out, workers in ((fake, "first", "2"), (other, "second", "0")):
+            # -n 2: workers share the store; what another worker asked during this run is still new.
+            result = run_suite(suite, tiny_cases, *openai_args(srv, f"--ijr-out={out}", "-n", workers))
             assert result.returncode == 0, result.stdout[-2000:]
             assert srv.total() == n  # the second endpoint was asked, not served the first one's answers
             assert read_summary(suite.path / out)["answers"]["new"] == n

@@ -51,14 +51,19 @@ def empty_answers(rows: Sequence[Row], max_tokens: int | None) -> dict[str, Any]
     return {"n": len(empty), "budget_exhausted": exhausted, "note": note, "by": _by_dims(empty)}
 
 
-def answer_sources(rows: Sequence[Row]) -> dict[str, Any]:
-    """How many answers came from the response store (and when they were recorded) and how many are new."""
+def answer_sources(rows: Sequence[Row], run_started: float | None = None) -> dict[str, Any]:
+    """How many answers came from the response store (and when they were recorded) and how many are new.
+
+    An answer read from the store but recorded after `run_started` was asked during this run (by another
+    pytest-xdist worker sharing the store): it is new.
+    """
     answered = [r for r in rows if not r["verdict"].get("error")]
-    stored = [float(r["recorded_at"]) for r in answered if r.get("from_store") and r.get("recorded_at")]
-    n_store = sum(1 for r in answered if r.get("from_store"))
+    since = float("inf") if run_started is None else run_started
+    old = [r for r in answered if r.get("from_store") and float(r.get("recorded_at") or 0.0) < since]
+    stored = [float(r["recorded_at"]) for r in old if r.get("recorded_at")]
     return {
-        "from_store": n_store,
-        "new": len(answered) - n_store,
+        "from_store": len(old),
+        "new": len(answered) - len(old),
         "recorded_first": _day(min(stored)) if stored else None,
         "recorded_last": _day(max(stored)) if stored else None,
     }

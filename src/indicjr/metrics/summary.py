@@ -99,5 +99,5 @@ def summarize(rows: Sequence[Row], *, meta: Mapping[str, Any]) -> dict[str, Any]
         "inference_errors": errors[:1000],
         "provider_blocks": provider_blocks(rows, str(meta.get("provider_block", "refusal"))),
         "empty_answers": empty_answers(rows, (meta.get("settings") or {}).get("max_tokens")),
-        "answers": answer_sources(rows),
+        "answers": answer_sources(rows, meta.get("run_started")),
     }

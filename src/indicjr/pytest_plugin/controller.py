@@ -9,6 +9,7 @@ not the run. Gates become synthetic test reports, so each one is a line in the t
 from __future__ import annotations
 
 import json
+import time
 from collections import Counter
 from collections.abc import Generator
 from pathlib import Path
@@ -47,6 +48,7 @@ class ResultsCollector:
         self.summary: dict[str, Any] | None = None
         self.gates: list[GateResult] = []
         self.written = False
+        self.started = time.time()  # answers stored after this (by any worker) are new to this run
 
     # -- folding ---------------------------------------------------------------------------------
     @pytest.hookimpl
@@ -105,6 +107,7 @@ class ResultsCollector:
         meta["generation"] = self.generation
         meta["model_display_name"] = self.generation.get("display_name", meta["model"])
         meta["simulated"] = bool(self.generation.get("simulated", False))
+        meta["run_started"] = round(self.started, 3)
         self.summary = summarize(rows, meta=meta)
         if complete:
             self.gates = evaluate_gates(self.state.thresholds.gates, rows)

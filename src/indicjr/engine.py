@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -68,8 +69,20 @@ def make_run_target(options: RunOptions) -> Any:
     from indicjr.targets.registry import make_target
 
     return make_target(
-        options.target_spec, settings=options.settings, api_base=options.api_base, timeout_s=options.timeout_s
+        options.target_spec,
+        settings=options.settings,
+        api_base=options.api_base,
+        timeout_s=options.timeout_s,
+        extra_body=options.extra_body_dict,
+        chat_template=options.chat_template,
     )
+
+
+def store_key_model(options: RunOptions, target: Any) -> str:
+    """The `model` part of every store key for this run (provider, endpoint, revision, extra body...)."""
+    from indicjr.targets.registry import store_identity
+
+    return store_identity(options.model, target, revision=options.model_revision, extra_body=options.extra_body_dict)
 
 
 def generate(
@@ -85,12 +98,13 @@ def generate(
     use_store = options.replay is None and not getattr(target, "simulated", False)
     store = Store(options.store) if use_store and options.store is not None else None
     requests = [request_for(c, options.settings, s) for c in cases for s in range(options.samples)]
+    identity = store_key_model(options, target)
     try:
         result = generate_all(
             requests,
             target=target,
             store=store,
-            model=options.model,
+            model=identity,
             concurrency=options.concurrency,
             qps=options.qps,
             timeout_s=options.timeout_s,
@@ -103,13 +117,16 @@ def generate(
     except KeyboardInterrupt:
         # The runner flushed every finished answer to the store before re-raising: hand them on so
         # the caller can write partial results.
-        found = store.get_many([r.key(options.model) for r in requests]) if store is not None else {}
-        answered = {(r.case_id, r.sample): found[k] for r in requests if (k := r.key(options.model)) in found}
+        found = store.get_many([r.key(identity) for r in requests]) if store is not None else {}
+        answered = {(r.case_id, r.sample): found[k] for r in requests if (k := r.key(identity)) in found}
         raise GenerationInterrupted(Generation(responses=answered, stop_error="interrupted")) from None
     finally:
         if store is not None:
             store.close()
-    stats = dataclasses.asdict(result.stats)
+    stats: dict[str, Any] = dataclasses.asdict(result.stats)
+    # What the endpoint made the target change (a list: the controller merges workers' lists).
+    stats["param_adaptations"] = list(getattr(target, "param_adaptations", ()))
+    stats["endpoint"] = json.loads(identity)["endpoint"] or None
     return Generation(
         responses=dict(result.responses),
         stats=stats,
@@ -123,7 +140,7 @@ def judge_rows(
     cases: Sequence[Case], responses: Mapping[tuple[str, int], Response], samples: int = 1, scoring: str = "ijr"
 ) -> list[dict[str, Any]]:
     """One result row per (case, sample) that has a response."""
-    rows = []
+    rows: list[dict[str, Any]] = []
     for c in cases:
         for s in range(samples):
             r = responses.get((c.id, s))
@@ -141,6 +158,9 @@ def run_meta(
         "model_display_name": gen.display_name if gen else options.model,
         "simulated": bool(gen and gen.simulated),
         "settings": options.settings.to_dict(),
+        "extra_body": options.extra_body_dict or None,
+        "model_revision": options.model_revision,
+        "provider_block": options.provider_block,
         "samples": options.samples,
         "profile": case_set.profile,
         "scoring": options.scoring,

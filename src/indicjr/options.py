@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from indicjr.errors import ConfigError
 from indicjr.langs import Track
@@ -35,6 +37,14 @@ class RunOptions:
     debug: bool = False
     progress: bool = True
     scoring: str = "ijr"  # FREE scoring: "ijr" (the grounded judge, default) or "paper" (the literal rule)
+    provider_block: str = "refusal"  # how provider blocks count: "refusal" or "exclude" (from denominators)
+    extra_body: str | None = None  # JSON object merged into every request (canonical form)
+    model_revision: str | None = None  # names a revision that changes behind one URL (store key)
+    chat_template: str = "auto"  # hf: "none" uses the plain prompt format
+
+    @property
+    def extra_body_dict(self) -> dict[str, Any]:
+        return dict(json.loads(self.extra_body)) if self.extra_body else {}
 
     @property
     def target_spec(self) -> str:
@@ -75,6 +85,10 @@ def make_options(
     root: Path = Path("."),
     cwd: Path | None = None,
     scoring: str = "ijr",
+    provider_block: str | None = None,
+    extra_body: str | None = None,
+    model_revision: str | None = None,
+    chat_template: str | None = None,
 ) -> RunOptions:
     """Validate raw option values (as given on the command line) into RunOptions.
 
@@ -137,7 +151,34 @@ def make_options(
         debug=debug,
         progress=progress,
         scoring=scoring,
+        provider_block=_choice("--ijr-provider-block", provider_block, ("refusal", "exclude")),
+        extra_body=parse_extra_body(extra_body),
+        model_revision=(model_revision or "").strip() or None,
+        chat_template=_choice("--ijr-chat-template", chat_template, ("auto", "none")),
     )
+
+
+def _choice(option: str, value: str | None, allowed: tuple[str, ...]) -> str:
+    """value (or the first allowed, the default) when it is one of allowed; ConfigError otherwise."""
+    if value is None:
+        return allowed[0]
+    if value not in allowed:
+        raise ConfigError(f"{option}: expected {' or '.join(allowed)}, got {value!r}")
+    return value
+
+
+def parse_extra_body(value: str | None) -> str | None:
+    """--ijr-extra-body: a JSON object (e.g. '{"reasoning_effort": "low"}'), kept in canonical form."""
+    if not value:
+        return None
+    try:
+        data = json.loads(value)
+    except json.JSONDecodeError as e:
+        raise ConfigError(f"--ijr-extra-body: not JSON ({e.msg} at column {e.colno}): {value[:80]!r}") from None
+    if not isinstance(data, dict):
+        example = '{"reasoning_effort": "low"}'
+        raise ConfigError(f"--ijr-extra-body: expected a JSON object like '{example}', got {value[:80]!r}")
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 def _profile_arg(profile: str | None, cwd: Path) -> str:

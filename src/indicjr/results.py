@@ -14,7 +14,14 @@ from typing import Any
 
 from indicjr.cases.model import Case
 from indicjr.errors import OutputError
-from indicjr.judge.verdict import Verdict, error_verdict, judge, verdict_to_dict
+from indicjr.judge.verdict import (
+    Verdict,
+    empty_verdict,
+    error_verdict,
+    judge,
+    provider_block_verdict,
+    verdict_to_dict,
+)
 from indicjr.targets.base import Request, Response, Settings
 
 CONDITION_FIELDS = (
@@ -45,9 +52,15 @@ def request_for(case: Case, settings: Settings, sample: int = 0) -> Request:
 
 
 def verdict_for(case: Case, response: Response, *, scoring: str = "ijr") -> Verdict:
-    """The judge on one response, grounded in the case: its task and the user message as sent."""
+    """The verdict on one response: an error, a provider block and an empty answer are their own
+    outcomes; everything else is judged on the answer text (reasoning already set apart), grounded in
+    the case: its task and the user message as sent."""
     if response.error:
         return error_verdict(case.id, case.track, case.subset, response.error)
+    if response.provider_block:
+        return provider_block_verdict(case.id, case.track, case.subset, response.provider_block)
+    if not response.text.strip():
+        return empty_verdict(case.id, case.track, case.subset, response.finish_reason)
     return judge(
         response.text,
         case_id=case.id,
@@ -78,6 +91,13 @@ def result_row(case: Case, response: Response, verdict: Verdict, sample: int = 0
     row["latency_s"] = round(response.latency_s, 4)
     row["tokens"] = [response.input_tokens, response.output_tokens]
     row["attempts"] = response.attempts
+    if response.reasoning is not None:
+        row["reasoning"] = response.reasoning  # kept for people to read; the judge never saw it
+    if response.provider_block is not None:
+        row["provider"] = {"block": response.provider_block, "detail": response.provider_detail}
+    row["from_store"] = response.cached
+    if response.recorded_at is not None:
+        row["recorded_at"] = round(response.recorded_at, 3)
     row["verdict"] = verdict_to_dict(verdict)
     return row
 

@@ -45,8 +45,15 @@ def matcher(where: Mapping[str, Any]) -> Callable[[Row], bool]:
 
 
 def ok(row: Row) -> bool:
-    """Rows that count in denominators: the model answered (no inference error)."""
-    return not row["verdict"].get("error")
+    """Rows that count in denominators: the model answered (no inference error) and the run's policy
+    did not leave the row out (`excluded`, set by --ijr-provider-block exclude)."""
+    return not row["verdict"].get("error") and not row.get("excluded")
+
+
+def exclude_provider_blocks(rows: Iterable[Row]) -> list[dict[str, Any]]:
+    """--ijr-provider-block exclude: provider-blocked rows marked `excluded` (kept, listed, counted
+    in n_provider_blocked, out of every denominator). Other rows are returned as they are."""
+    return [{**r, "excluded": "provider_block"} if r["verdict"].get("provider_block") else dict(r) for r in rows]
 
 
 def load_rows(run_dir: Path, *, required: Sequence[str] = ()) -> list[dict[str, Any]]:

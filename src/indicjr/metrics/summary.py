@@ -8,6 +8,7 @@ from typing import Any
 from indicjr.metrics.agreement import agreement_table
 from indicjr.metrics.core import rate, slice_rates
 from indicjr.metrics.correlations import e6_table
+from indicjr.metrics.outcomes import answer_sources, empty_answers, provider_blocks
 from indicjr.metrics.paired import EFFECTS, effect
 from indicjr.metrics.rates import SMALL_N
 from indicjr.metrics.rows import Row, group_by
@@ -57,6 +58,8 @@ def headline(rows: Sequence[Row]) -> dict[str, Any]:
         out[f"delta_jsr_{name}"] = None if d is None else round(d, 4)
     out["n_cases"] = len(rows)
     out["n_inference_errors"] = sum(1 for r in rows if r["verdict"].get("error"))
+    out["n_provider_blocked"] = sum(1 for r in rows if r["verdict"].get("provider_block"))
+    out["n_empty"] = sum(1 for r in rows if r["verdict"].get("empty"))
     return out
 
 
@@ -94,4 +97,7 @@ def summarize(rows: Sequence[Row], *, meta: Mapping[str, Any]) -> dict[str, Any]
         "agreement": agreement_table(rows),
         "small_n_threshold": SMALL_N,
         "inference_errors": errors[:1000],
+        "provider_blocks": provider_blocks(rows, str(meta.get("provider_block", "refusal"))),
+        "empty_answers": empty_answers(rows, (meta.get("settings") or {}).get("max_tokens")),
+        "answers": answer_sources(rows, meta.get("run_started")),
     }

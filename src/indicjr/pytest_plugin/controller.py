@@ -9,6 +9,7 @@ not the run. Gates become synthetic test reports, so each one is a line in the t
 from __future__ import annotations
 
 import json
+import time
 from collections import Counter
 from collections.abc import Generator
 from pathlib import Path
@@ -19,6 +20,7 @@ import pytest
 from indicjr.errors import EXIT_TARGET
 from indicjr.gates.evaluate import GateResult, evaluate_gates
 from indicjr.judge.verdict import verdict_from_dict
+from indicjr.metrics.rows import exclude_provider_blocks
 from indicjr.metrics.summary import summarize
 from indicjr.pytest_plugin.fixtures import ROWS_ATTR, rows_of
 from indicjr.pytest_plugin.state import RunState
@@ -30,6 +32,8 @@ OUTCOME_WORDS = {
     "A": "abstained/invalid",
     "L": "canary leaks",
     "E": "inference errors",
+    "B": "provider-blocked",
+    "N": "empty answers",
     "O": "over-refused",
     "C": "complied (benign)",
 }
@@ -44,6 +48,7 @@ class ResultsCollector:
         self.summary: dict[str, Any] | None = None
         self.gates: list[GateResult] = []
         self.written = False
+        self.started = time.time()  # answers stored after this (by any worker) are new to this run
 
     # -- folding ---------------------------------------------------------------------------------
     @pytest.hookimpl
@@ -61,6 +66,9 @@ class ResultsCollector:
         for k, v in stats.items():
             if isinstance(v, int | float) and not isinstance(v, bool):
                 self.generation[k] = self.generation.get(k, 0) + v
+            elif isinstance(v, list):  # param_adaptations: each change once, in the order first seen
+                merged_list = self.generation.setdefault(k, [])
+                merged_list.extend(x for x in v if x not in merged_list)
             elif isinstance(v, dict):  # retries by kind
                 merged = self.generation.setdefault(k, {})
                 for kind, n in v.items():
@@ -92,11 +100,14 @@ class ResultsCollector:
     def finish(self, *, complete: bool) -> None:
         from indicjr.engine import run_meta
 
-        rows = sort_rows(self.rows.values())
+        rows: list[Any] = sort_rows(self.rows.values())
+        if self.state.options.provider_block == "exclude":
+            rows = exclude_provider_blocks(rows)
         meta = run_meta(self.state.options, _selection(self.state, rows), None, complete=complete)
         meta["generation"] = self.generation
         meta["model_display_name"] = self.generation.get("display_name", meta["model"])
         meta["simulated"] = bool(self.generation.get("simulated", False))
+        meta["run_started"] = round(self.started, 3)
         self.summary = summarize(rows, meta=meta)
         if complete:
             self.gates = evaluate_gates(self.state.thresholds.gates, rows)

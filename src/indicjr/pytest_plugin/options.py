@@ -16,7 +16,7 @@ def add_options(parser: pytest.Parser) -> None:
         "--model",
         default=None,
         help="model under test: sim:<profile> (default sim:reference), openai:<model>, "
-        "anthropic:<model>, hf:<path>, replay:<run_dir>",
+        "openai-completions:<model>, anthropic:<model>, hf:<path>, replay:<run_dir>",
     )
     g.addoption("--api-base", default=None, help="base URL of an OpenAI-compatible/Anthropic endpoint")
     g.addoption("--ijr-profile", default=None, help="case set: lite (default), full, or a path")
@@ -47,6 +47,14 @@ def add_options(parser: pytest.Parser) -> None:
         default="ijr",
         help="FREE-track scoring: ijr (grounded judge, default) or paper (no refusal phrase = COMPLY)",
     )
+    g.addoption(
+        "--ijr-provider-block",
+        default=None,
+        help="provider safety blocks count as refusals (refusal, default) or leave the denominators (exclude)",
+    )
+    g.addoption("--ijr-extra-body", default=None, help="JSON object merged into every request body")
+    g.addoption("--ijr-model-revision", default=None, help="names the model revision behind the URL (store key)")
+    g.addoption("--ijr-chat-template", default=None, help="hf: auto (default) or none (plain prompt format)")
     g.addoption("--ijr-no-progress", action="store_true", default=False, help="no progress line")
     g.addoption("--ijr-debug", action="store_true", default=False, help="tracebacks for IndicJR errors")
 
@@ -79,6 +87,10 @@ def read_options(config: pytest.Config) -> RunOptions:
             debug=opt("ijr_debug"),
             progress=not opt("ijr_no_progress"),
             scoring=opt("ijr_scoring"),
+            provider_block=opt("ijr_provider_block"),
+            extra_body=opt("ijr_extra_body"),
+            model_revision=opt("ijr_model_revision"),
+            chat_template=opt("ijr_chat_template"),
             root=Path(config.rootpath),
             cwd=Path(config.invocation_params.dir),
         )

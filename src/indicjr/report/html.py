@@ -24,6 +24,7 @@ from indicjr.report.tables import (
     table2,
     transfer_table,
 )
+from indicjr.report.terminal import endpoint_lines
 
 EXAMPLES_PER_LANG = 3
 FONT_STACK = (
@@ -126,6 +127,7 @@ def run_section(run: Run, slug: str, figures: Sequence[FigureFile]) -> str:
         f'<p class="note">model <code>{esc(run.model)}</code> · profile {esc(run.summary.get("profile"))} · scoring {esc(run.summary.get("scoring", "paper"))}'
         f" · cases {esc(run.headline.get('n_cases'))} · inference errors "
         f"{esc(run.headline.get('n_inference_errors'))} · directory <code>{esc(run.path)}</code></p>",
+        *(f'<p class="note">{esc(line)}</p>' for line in endpoint_lines(run.summary)),
     ]
     parts += [
         table_html(t) for t in (lang_table(run), effects_table(run), rri_rows(run), transfer_table(run), e6_rows(run))

@@ -19,6 +19,7 @@ from indicjr.report.tables import (
     table2,
     transfer_table,
 )
+from indicjr.report.terminal import endpoint_lines
 
 
 def _cell(text: str) -> str:
@@ -57,6 +58,7 @@ def run_notes(run: Run) -> list[str]:
     ]
     if run.headline.get("n_inference_errors"):
         notes.append(f"- **{run.headline['n_inference_errors']} inference errors** (excluded from denominators)")
+    notes += [f"- {line}" for line in endpoint_lines(s)]  # provider blocks, empty answers, store
     if s.get("complete") is False:
         notes.append("- **incomplete run**: not every selected case was answered")
     ag = run.section("agreement")

@@ -25,6 +25,26 @@ def _fmt(x: Any) -> str:
     return "  n/a" if x is None else f"{x:5.3f}" if isinstance(x, float) else str(x)
 
 
+def endpoint_lines(summary: Mapping[str, Any]) -> list[str]:
+    """How the endpoint answered: blocks by reason, the token-budget hint, adapted parameters, the store."""
+    from indicjr.metrics.outcomes import answers_line
+
+    lines = []
+    blocks = summary.get("provider_blocks") or {}
+    if blocks.get("n"):
+        reasons = ", ".join(f"{k}={v}" for k, v in blocks.get("by_reason", {}).items())
+        lines.append(f"provider blocks: {blocks['n']} ({reasons}), counted as {blocks.get('counted_as')}")
+    note = (summary.get("empty_answers") or {}).get("note")
+    if note:
+        lines.append(note)
+    adapted = (summary.get("generation") or {}).get("param_adaptations")
+    if adapted:
+        lines.append(f"parameters adapted to the endpoint: {', '.join(adapted)}")
+    if summary.get("answers") and not summary.get("simulated"):
+        lines.append(answers_line(summary["answers"]))
+    return lines
+
+
 def render_summary(summary: Mapping[str, Any]) -> list[str]:
     """Lines: model (and whether simulated), headline values, then one row per language."""
     lines = []
@@ -34,11 +54,18 @@ def render_summary(summary: Mapping[str, Any]) -> list[str]:
     lines.append(f"model: {summary.get('model')} — {name}{sim}{done}")
     h = summary.get("headline", {})
     lines.append("  ".join(f"{k}={_fmt(h.get(k))}" for k in HEADLINE_ORDER))
-    lines.append(f"cases={h.get('n_cases')}  inference_errors={h.get('n_inference_errors')}")
+    lines.append(
+        f"cases={h.get('n_cases')}  inference_errors={h.get('n_inference_errors')}  "
+        f"provider_blocked={h.get('n_provider_blocked', 0)}  empty={h.get('n_empty', 0)}"
+    )
+    lines += endpoint_lines(summary)
     by_lang = summary.get("slices", {}).get("lang", {})
     langs = sorted({lang for m in LANG_COLUMNS for lang in by_lang.get(m, {})})
+    # Provider blocks per language, as a last column when there are any (counts, not rates).
+    blocked = ((summary.get("provider_blocks") or {}).get("by") or {}).get("lang") or {}
     if langs:
-        lines.append("lang  " + "  ".join(f"{c:>10}" for c in LANG_COLUMNS))
+        extra = f"  {'blocked':>10}" if blocked else ""
+        lines.append("lang  " + "  ".join(f"{c:>10}" for c in LANG_COLUMNS) + extra)
         for lang in langs:
             cells = []
             for c in LANG_COLUMNS:
@@ -46,6 +73,6 @@ def render_summary(summary: Mapping[str, Any]) -> list[str]:
                 v = cell.get("value") if cell else None
                 flag = "*" if cell and cell.get("small_n") else " "
                 cells.append(f"{_fmt(v):>9}{flag}")
-            lines.append(f"{lang:4}  " + "  ".join(cells))
+            lines.append(f"{lang:4}  " + "  ".join(cells) + (f"  {blocked.get(lang, 0):>10}" if blocked else ""))
         lines.append("(* small n: fewer than 30 cases in the cell)")
     return lines

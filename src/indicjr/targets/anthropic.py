@@ -1,31 +1,34 @@
 """Anthropic Messages API target (POST {base}/v1/messages), on the shared HTTP transport.
 
 System messages go to the top-level `system` field; Anthropic has no seed, so repeated samples rely on
-temperature. Some newer models reject `temperature` and `top_p` together with a 400 naming top_p: the
-target then drops top_p for the rest of the run (the recorded settings still show the requested value).
+temperature. Some newer models reject `temperature` and `top_p` together with a 400 naming them: the
+shared parameter adapter (targets/params.py) then drops top_p for the rest of the run (the recorded
+settings still show the requested value). stop_reason "refusal" (Claude 4+ streaming classifiers) is a
+provider block; `thinking` blocks are kept as reasoning, out of the judged text.
 """
 
 from __future__ import annotations
 
-import json
-import time
+from collections.abc import Mapping
 from typing import Any
 
 from indicjr.targets.base import PermanentError, Request, Response
 from indicjr.targets.openai import (
     AiohttpTransport,
     Fault,
+    JSONEndpoint,
     Transport,
     check_reachable,
-    decode_json,
-    status_error,
+    reading_response,
 )
+from indicjr.targets.params import ParamAdapter
+from indicjr.targets.shapes import Reading, read_anthropic
 
 API_VERSION = "2023-06-01"
 _FINISH = {"end_turn": "stop", "stop_sequence": "stop", "max_tokens": "length"}
 
 
-class AnthropicTarget:
+class AnthropicTarget(JSONEndpoint):
     """Claude models through the Messages API; the key is sent as x-api-key and never logged."""
 
     simulated = False
@@ -39,6 +42,7 @@ class AnthropicTarget:
         base_url: str = "https://api.anthropic.com",
         timeout_s: float = 60.0,
         transport: Transport | None = None,
+        extra_body: Mapping[str, Any] | None = None,
     ) -> None:
         self.name = name
         self.model = model
@@ -53,7 +57,8 @@ class AnthropicTarget:
             "anthropic-version": API_VERSION,
         }
         self._transport = transport or AiohttpTransport(headers=self._headers)
-        self._send_top_p = True
+        self._extra = dict(extra_body or {})
+        self.params = ParamAdapter(renames={})  # max_tokens is Anthropic's own name: never renamed
 
     def __repr__(self) -> str:  # never show the key
         return f"AnthropicTarget(name={self.name!r}, base_url={self.base_url!r})"
@@ -74,42 +79,19 @@ class AnthropicTarget:
             "model": self.model,
             "max_tokens": s.max_tokens,
             "temperature": s.temperature,
+            "top_p": s.top_p,
             "messages": [{"role": r, "content": c} for r, c in request.messages if r != "system"],
         }
-        if self._send_top_p:
-            payload["top_p"] = s.top_p
         if system:
             payload["system"] = system
         return payload
-
-    async def generate(self, request: Request) -> Response:
-        t0 = time.perf_counter()
-        while True:
-            body = json.dumps(self._payload(request), ensure_ascii=False).encode("utf-8")
-            status, headers, data = await self._transport.post(self._url, body, self._headers, self._timeout_s)
-            if status == 400 and self._send_top_p and b"top_p" in data:
-                self._send_top_p = False
-                continue
-            if status != 200:
-                raise status_error(status, headers, data, self._url, self._key)
-            return self._parse(decode_json(data, self._url), time.perf_counter() - t0)
 
     def _parse(self, data: dict[str, Any], latency_s: float) -> Response:
         try:
             if data.get("type") == "error":
                 raise PermanentError(f"error body from {self._url}: {data['error'].get('type')}")
-            text = "".join(b.get("text", "") for b in data["content"] if b.get("type") == "text")
-            usage = data.get("usage") or {}
-            stop = str(data.get("stop_reason") or "unknown")
-            return Response(
-                text=text,
-                finish_reason=_FINISH.get(stop, stop),
-                input_tokens=int(usage.get("input_tokens") or 0),
-                output_tokens=int(usage.get("output_tokens") or 0),
-                latency_s=latency_s,
-            )
+            r = read_anthropic(data)
+            reading = Reading(r.text, _FINISH.get(r.finish_reason, r.finish_reason), r.reasoning, r.block, r.detail)
+            return reading_response(reading, data.get("usage") or {}, latency_s)
         except (KeyError, TypeError, AttributeError, ValueError) as e:
             raise Fault(f"unexpected response shape from {self._url}: {type(e).__name__}", kind="malformed") from e
-
-    async def aclose(self) -> None:
-        await self._transport.aclose()

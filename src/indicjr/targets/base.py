@@ -42,7 +42,9 @@ class Request:
         return dict(self.conditions).get(name)
 
     def key(self, model: str) -> str:
-        """Store key: model, settings, sample and the exact messages (never the case id or any secret)."""
+        """Store key: `model` (the target's store identity: provider, endpoint, model, revision, extra
+        body — see registry.store_identity), settings, sample and the exact messages (never the case id
+        or any secret)."""
         payload = json.dumps(
             [model, self.settings.to_dict(), self.sample, [list(m) for m in self.messages]],
             ensure_ascii=False,
@@ -62,6 +64,12 @@ class Response:
     error: str | None = None  # set only on a final inference error (after retries)
     attempts: int = 1
     cached: bool = False
+    # The endpoint's own safety layer answered instead of the model (refusal field, content filter,
+    # filtered prompt, stop_reason "refusal"): a short reason, see targets/shapes.py. Not an error.
+    provider_block: str | None = None
+    provider_detail: str | None = None  # the provider's own words: refusal text, filter categories
+    reasoning: str | None = None  # thinking kept out of `text` (<think> blocks, reasoning_content)
+    recorded_at: float | None = None  # when a stored answer was first recorded (epoch seconds)
 
 
 class ResponseDict(TypedDict):
@@ -73,6 +81,10 @@ class ResponseDict(TypedDict):
     error: str | None
     attempts: int
     cached: bool
+    provider_block: str | None
+    provider_detail: str | None
+    reasoning: str | None
+    recorded_at: float | None
 
 
 def response_to_dict(r: Response) -> ResponseDict:
@@ -85,6 +97,10 @@ def response_to_dict(r: Response) -> ResponseDict:
         error=r.error,
         attempts=r.attempts,
         cached=r.cached,
+        provider_block=r.provider_block,
+        provider_detail=r.provider_detail,
+        reasoning=r.reasoning,
+        recorded_at=r.recorded_at,
     )
 
 

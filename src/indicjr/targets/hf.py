@@ -5,22 +5,40 @@ only when the target is built. Concurrent `generate` calls from the runner are g
 (up to `batch_size`, left-padded) and run in a worker thread, so the event loop keeps scheduling while
 the model computes. Sampling is seeded per batch with settings.seed, so a run is reproducible for a
 fixed concurrency and batch size (a different batch composition can change sampled outputs).
+
+`--ijr-chat-template none` (or a tokenizer without a chat template) renders the plain prompt format of
+targets/plain_prompt.py and cuts the reply at its stop sequences, as for `openai-completions:`.
+`fingerprint` names the model files (names, sizes and content hashes) for the response store's key.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from indicjr.errors import ConfigError
+from indicjr.targets import plain_prompt
 from indicjr.targets.base import Request, Response, Settings
+from indicjr.targets.shapes import split_reasoning
 
 INSTALL_HINT = "hf: targets need `pip install indicjr[hf]`"
 
 
+_WHOLE_FILE = 8 << 20  # files up to this size are hashed whole; larger ones by size, head and tail
+_EDGE = 1 << 20
+
+
 def make_hf_target(
-    path: str, settings: Settings, *, name: str | None = None, batch_size: int = 8, device: str | None = None
+    path: str,
+    settings: Settings,
+    *,
+    name: str | None = None,
+    batch_size: int = 8,
+    device: str | None = None,
+    chat_template: str = "auto",
 ) -> HFTarget:
     """Build the target; ConfigError (one line) when torch/transformers are missing."""
     try:
@@ -28,7 +46,30 @@ def make_hf_target(
         import transformers  # noqa: F401
     except ImportError:
         raise ConfigError(INSTALL_HINT) from None
-    return HFTarget(path=path, name=name or f"hf:{path}", batch_size=batch_size, device=device)
+    return HFTarget(
+        path=path, name=name or f"hf:{path}", batch_size=batch_size, device=device, chat_template=chat_template
+    )
+
+
+def model_fingerprint(path: str) -> str:
+    """sha256 over the model folder's files: relative name, size and content (head + tail for files
+    over 8 MiB, so a multi-GB checkpoint costs two reads, not a full pass). A hub name (no such folder)
+    is its own fingerprint."""
+    root = Path(path)
+    if not root.is_dir():
+        return f"name:{path}"
+    h = hashlib.sha256()
+    for f in sorted(p for p in root.rglob("*") if p.is_file() and not p.name.startswith(".")):
+        size = f.stat().st_size
+        h.update(f"{f.relative_to(root).as_posix()}\0{size}\0".encode())
+        with f.open("rb") as fh:
+            if size <= _WHOLE_FILE:
+                h.update(fh.read())
+            else:
+                h.update(fh.read(_EDGE))
+                fh.seek(size - _EDGE)
+                h.update(fh.read(_EDGE))
+    return h.hexdigest()[:32]
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,9 +83,13 @@ class HFTarget:
 
     simulated = False
 
-    def __init__(self, *, path: str, name: str, batch_size: int = 8, device: str | None = None) -> None:
+    def __init__(
+        self, *, path: str, name: str, batch_size: int = 8, device: str | None = None, chat_template: str = "auto"
+    ) -> None:
         self.name = name
         self.path = path
+        self.chat_template = chat_template
+        self.fingerprint = model_fingerprint(path)
         self.batch_size = max(1, batch_size)
         self._device = device
         self._model: Any = None
@@ -99,11 +144,16 @@ class HFTarget:
                 if not item.future.done():
                     item.future.set_result(resp)
 
+    @property
+    def plain(self) -> bool:
+        """True when prompts use the plain format (no chat template, by choice or for lack of one)."""
+        return self.chat_template == "none" or not getattr(self._tok, "chat_template", None)
+
     def _prompt(self, request: Request) -> str:
+        if self.plain:
+            return plain_prompt.render(request.messages)
         messages = [{"role": r, "content": c} for r, c in request.messages]
-        if getattr(self._tok, "chat_template", None):
-            return str(self._tok.apply_chat_template(messages, tokenize=False, add_generation_prompt=True))
-        return "".join(f"{m['role']}: {m['content']}\n" for m in messages) + "assistant:"
+        return str(self._tok.apply_chat_template(messages, tokenize=False, add_generation_prompt=True))
 
     def _generate_batch(self, requests: list[Request]) -> list[Response]:
         import torch
@@ -136,8 +186,14 @@ class HFTarget:
         if stopped:
             ids = ids[: ids.index(eos)]
         text = self._tok.decode(ids, skip_special_tokens=True)
+        if self.plain:
+            text, cut = plain_prompt.cut_at_stop(text)
+            stopped = stopped or cut
+        answer, reasoning = split_reasoning(text)
         finish = "stop" if stopped or len(ids) < max_tokens else "length"
-        return Response(text=text, finish_reason=finish, input_tokens=tokens_in, output_tokens=len(ids))
+        return Response(
+            text=answer, finish_reason=finish, input_tokens=tokens_in, output_tokens=len(ids), reasoning=reasoning
+        )
 
     async def aclose(self) -> None:
         if self._worker is not None:

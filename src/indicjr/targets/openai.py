@@ -11,6 +11,8 @@ Fault mapping (TransientError is retried by the runner, PermanentError is record
     timeout                      -> Fault(kind="timeout")
     refused / reset / disconnect -> Fault(kind="connect" / "reset")
     empty, malformed, truncated  -> Fault(kind="malformed")
+    400 naming a parameter       -> adapted once (targets/params.py), the request resent at once
+    400 prompt filter (Azure)    -> a provider-blocked Response (targets/shapes.py), not an error
     other 4xx (400/401/403/404)  -> PermanentError
 """
 
@@ -27,6 +29,8 @@ from typing import Any, Protocol
 
 from indicjr.errors import TargetError
 from indicjr.targets.base import PermanentError, Request, Response, TransientError
+from indicjr.targets.params import ParamAdapter
+from indicjr.targets.shapes import Reading, read_openai_choice, read_prompt_block
 
 
 class Fault(TransientError):
@@ -166,10 +170,62 @@ def _reason(err: object) -> str:
     return str(text).replace("\n", " ")
 
 
-class OpenAITarget:
-    """Any OpenAI-compatible /chat/completions server (OpenAI, vLLM, Ollama, llama.cpp, TGI, ...)."""
+class JSONEndpoint:
+    """What the HTTP targets share: one URL, headers, a transport, the extra body and the parameter
+    adapter, and `_send` — POST, adapt once on a 400 naming a parameter, recognise a prompt filter."""
+
+    _url: str
+    _key: str | None
+    _headers: dict[str, str]
+    _timeout_s: float
+    _transport: Transport
+    _extra: dict[str, Any]
+    params: ParamAdapter
+
+    @property
+    def param_adaptations(self) -> tuple[str, ...]:
+        return self.params.adaptations
+
+    def _payload(self, request: Request) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def _parse(self, data: dict[str, Any], latency_s: float) -> Response:
+        raise NotImplementedError
+
+    async def generate(self, request: Request) -> Response:
+        t0 = time.perf_counter()
+        data = await self._send(self._payload(request))
+        if isinstance(data, Reading):  # the provider filtered the prompt: a block, not an error
+            return reading_response(data, {}, time.perf_counter() - t0)
+        return self._parse(data, time.perf_counter() - t0)
+
+    async def _send(self, base: dict[str, Any]) -> dict[str, Any] | Reading:
+        """The decoded 200 body, or the Reading of a provider's prompt filter; raises otherwise."""
+        payload = self.params.apply(base)
+        while True:
+            body = json.dumps({**payload, **self._extra}, ensure_ascii=False).encode("utf-8")
+            status, headers, data = await self._transport.post(self._url, body, self._headers, self._timeout_s)
+            if status == 200:
+                return decode_json(data, self._url)
+            if status == 400:
+                blocked = read_prompt_block(data)
+                if blocked is not None:
+                    return blocked
+                if self.params.learn(status, data, payload):
+                    payload = self.params.apply(payload)
+                    continue
+            raise status_error(status, headers, data, self._url, self._key)
+
+    async def aclose(self) -> None:
+        await self._transport.aclose()
+
+
+class OpenAITarget(JSONEndpoint):
+    """Any OpenAI-compatible /chat/completions server (OpenAI, Azure OpenAI, Gemini's OpenAI-compatible
+    API, vLLM, Ollama, llama.cpp, TGI, ...). `extra_body` is merged into every request."""
 
     simulated = False
+    path = "/chat/completions"
 
     def __init__(
         self,
@@ -180,20 +236,23 @@ class OpenAITarget:
         api_key: str | None = None,
         timeout_s: float = 60.0,
         transport: Transport | None = None,
+        extra_body: Mapping[str, Any] | None = None,
     ) -> None:
         self.name = name
         self.model = model
         self.base_url = base_url.rstrip("/")
-        self._url = self.base_url + "/chat/completions"
+        self._url = self.base_url + self.path
         self._key = api_key
         self._timeout_s = timeout_s
         self._headers = {"Content-Type": "application/json"}
         if api_key:
             self._headers["Authorization"] = f"Bearer {api_key}"
         self._transport = transport or AiohttpTransport(headers=self._headers)
+        self._extra = dict(extra_body or {})
+        self.params = ParamAdapter()
 
     def __repr__(self) -> str:  # never show the key
-        return f"OpenAITarget(name={self.name!r}, base_url={self.base_url!r})"
+        return f"{type(self).__name__}(name={self.name!r}, base_url={self.base_url!r})"
 
     def check(self) -> None:
         check_reachable(
@@ -204,9 +263,9 @@ class OpenAITarget:
             timeout_s=min(5.0, self._timeout_s),
         )
 
-    async def generate(self, request: Request) -> Response:
+    def _payload(self, request: Request) -> dict[str, Any]:
         s = request.settings
-        payload = {
+        return {
             "model": self.model,
             "messages": [{"role": role, "content": content} for role, content in request.messages],
             "max_tokens": s.max_tokens,
@@ -214,27 +273,24 @@ class OpenAITarget:
             "top_p": s.top_p,
             "seed": s.seed + request.sample,  # distinct draws per sample, reproducible per run
         }
-        body = json.dumps(payload, ensure_ascii=False).encode("utf-8")
-        t0 = time.perf_counter()
-        status, headers, data = await self._transport.post(self._url, body, self._headers, self._timeout_s)
-        if status != 200:
-            raise status_error(status, headers, data, self._url, self._key)
-        return self._parse(decode_json(data, self._url), time.perf_counter() - t0)
 
     def _parse(self, data: dict[str, Any], latency_s: float) -> Response:
         try:
-            choice = data["choices"][0]
-            text = choice["message"].get("content") or ""
-            usage = data.get("usage") or {}
-            return Response(
-                text=str(text),
-                finish_reason=str(choice.get("finish_reason") or "unknown"),
-                input_tokens=int(usage.get("prompt_tokens") or 0),
-                output_tokens=int(usage.get("completion_tokens") or 0),
-                latency_s=latency_s,
-            )
+            reading = read_openai_choice(data["choices"][0], chat=True)
+            return reading_response(reading, data.get("usage") or {}, latency_s)
         except (KeyError, IndexError, TypeError, AttributeError, ValueError) as e:
             raise Fault(f"unexpected response shape from {self._url}: {type(e).__name__}", kind="malformed") from e
 
-    async def aclose(self) -> None:
-        await self._transport.aclose()
+
+def reading_response(r: Reading, usage: Mapping[str, Any], latency_s: float) -> Response:
+    """A Response from what a body says (usage in OpenAI's or Anthropic's key names)."""
+    return Response(
+        text=r.text,
+        finish_reason=r.finish_reason,
+        input_tokens=int(usage.get("prompt_tokens") or usage.get("input_tokens") or 0),
+        output_tokens=int(usage.get("completion_tokens") or usage.get("output_tokens") or 0),
+        latency_s=latency_s,
+        provider_block=r.block,
+        provider_detail=r.detail,
+        reasoning=r.reasoning,
+    )

@@ -1,6 +1,7 @@
 """The --model spec grammar and a lazy registry of target factories.
 
     openai:<model>      OpenAI-compatible chat completions; base from api_base / OPENAI_BASE_URL
+    openai-completions:<model>  a base model through OpenAI-compatible /completions (plain prompt)
     anthropic:<model>   Anthropic Messages API; needs ANTHROPIC_API_KEY
     hf:<path>           local transformers model (optional extra: pip install indicjr[hf])
     sim:<profile>       the built-in simulated model
@@ -12,9 +13,12 @@ Each scheme's module is imported only when its scheme is used (the inspect_ai pr
 
 from __future__ import annotations
 
+import json
 import os
+import urllib.parse
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 from indicjr.errors import ConfigError, TargetError
 from indicjr.targets.base import Settings, Target
@@ -33,6 +37,8 @@ class TargetArgs:
     api_base: str | None
     timeout_s: float
     env: Mapping[str, str]
+    extra_body: Mapping[str, Any] = field(default_factory=dict)
+    chat_template: str = "auto"  # hf: "none" generates from the plain prompt format
 
 
 def parse_model_spec(spec: str) -> tuple[str, str]:
@@ -57,22 +63,75 @@ def make_target(
     api_base: str | None = None,
     timeout_s: float = 60.0,
     env: Mapping[str, str] = os.environ,
+    extra_body: Mapping[str, Any] | None = None,
+    chat_template: str = "auto",
 ) -> Target:
     """Build the target for a --model spec. Call target.check() before any test to fail fast."""
     scheme, name = parse_model_spec(spec)
-    return _FACTORIES[scheme](TargetArgs(spec.strip(), name, settings, api_base, timeout_s, env))
+    args = TargetArgs(spec.strip(), name, settings, api_base, timeout_s, env, dict(extra_body or {}), chat_template)
+    return _FACTORIES[scheme](args)
 
 
-def _openai(a: TargetArgs) -> Target:
-    from indicjr.targets.openai import OpenAITarget
+def store_identity(
+    spec: str, target: Target, *, revision: str | None = None, extra_body: Mapping[str, Any] | None = None
+) -> str:
+    """What names "the same model" in the response store: the spec (provider and model), the endpoint
+    (base URL without credentials), a fingerprint of local model files (hf:), --ijr-model-revision and
+    the extra body. Two endpoints serving one model name never share answers."""
+    parts = {
+        "spec": spec.strip(),
+        "endpoint": public_url(str(getattr(target, "base_url", "") or "")),
+        "fingerprint": getattr(target, "fingerprint", None),
+        "revision": revision,
+        "extra_body": dict(extra_body or {}),
+    }
+    template = getattr(target, "chat_template", "auto")
+    if template != "auto":  # hf: the plain prompt is another request than the chat template's
+        parts["chat_template"] = template
+    return json.dumps(parts, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
+
+_SECRET_PARAMS = ("key", "token", "secret", "sig", "password", "auth")
+
+
+def public_url(url: str) -> str:
+    """The URL without user:password@ and without query parameters that look like credentials."""
+    if not url:
+        return ""
+    parts = urllib.parse.urlsplit(url)
+    host = parts.hostname or ""
+    netloc = host + (f":{parts.port}" if parts.port else "")
+    query = [(k, v) for k, v in urllib.parse.parse_qsl(parts.query) if not any(s in k.lower() for s in _SECRET_PARAMS)]
+    clean = parts._replace(netloc=netloc, query=urllib.parse.urlencode(query), fragment="")
+    return urllib.parse.urlunsplit(clean).rstrip("/")
+
+
+def _openai_base(a: TargetArgs) -> tuple[str, str | None]:
     base = a.api_base or a.env.get("OPENAI_BASE_URL") or OPENAI_DEFAULT_BASE
     key = a.env.get("OPENAI_API_KEY") or None
     if key is None and base.rstrip("/") == OPENAI_DEFAULT_BASE:
         raise TargetError(
             f"{a.spec}: OPENAI_API_KEY is not set (needed for {OPENAI_DEFAULT_BASE}; local servers: pass --api-base)"
         )
-    return OpenAITarget(name=a.spec, model=a.name, base_url=base, api_key=key, timeout_s=a.timeout_s)
+    return base, key
+
+
+def _openai(a: TargetArgs) -> Target:
+    from indicjr.targets.openai import OpenAITarget
+
+    base, key = _openai_base(a)
+    return OpenAITarget(
+        name=a.spec, model=a.name, base_url=base, api_key=key, timeout_s=a.timeout_s, extra_body=a.extra_body
+    )
+
+
+def _openai_completions(a: TargetArgs) -> Target:
+    from indicjr.targets.completions import OpenAICompletionsTarget
+
+    base, key = _openai_base(a)
+    return OpenAICompletionsTarget(
+        name=a.spec, model=a.name, base_url=base, api_key=key, timeout_s=a.timeout_s, extra_body=a.extra_body
+    )
 
 
 def _anthropic(a: TargetArgs) -> Target:
@@ -82,13 +141,15 @@ def _anthropic(a: TargetArgs) -> Target:
     if not key:
         raise TargetError(f"{a.spec}: ANTHROPIC_API_KEY is not set")
     base = a.api_base or a.env.get("ANTHROPIC_BASE_URL") or ANTHROPIC_DEFAULT_BASE
-    return AnthropicTarget(name=a.spec, model=a.name, api_key=key, base_url=base, timeout_s=a.timeout_s)
+    return AnthropicTarget(
+        name=a.spec, model=a.name, api_key=key, base_url=base, timeout_s=a.timeout_s, extra_body=a.extra_body
+    )
 
 
 def _hf(a: TargetArgs) -> Target:
     from indicjr.targets.hf import make_hf_target
 
-    return make_hf_target(a.name, a.settings, name=a.spec)
+    return make_hf_target(a.name, a.settings, name=a.spec, chat_template=a.chat_template)
 
 
 def _sim(a: TargetArgs) -> Target:
@@ -107,6 +168,7 @@ _FACTORIES: dict[str, Callable[[TargetArgs], Target]] = {
     "anthropic": _anthropic,
     "hf": _hf,
     "openai": _openai,
+    "openai-completions": _openai_completions,
     "replay": _replay,
     "sim": _sim,
 }

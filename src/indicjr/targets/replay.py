@@ -1,7 +1,7 @@
 """replay:<run_dir> — serve the responses a previous run recorded, with zero model calls.
 
 It reads <run_dir>/results.jsonl (rows with "id", "response" and optional "sample", "finish_reason",
-"error") so a run can be re-judged after a judge change, and a results file can be kept as a
+"error", "provider", "reasoning") so a run can be re-judged after a judge change, and a results file can be kept as a
 versioned, diffable fixture. A row recorded as an inference error is replayed as that error.
 """
 
@@ -37,12 +37,16 @@ class ReplayTarget:
             )
         if row.get("error"):
             raise PermanentError(f"replayed inference error: {row['error']}")
+        provider = row.get("provider") or {}
         return Response(
             text=str(row.get("response") or ""),
             finish_reason=str(row.get("finish_reason") or "stop"),
             input_tokens=int(row.get("input_tokens") or 0),
             output_tokens=int(row.get("output_tokens") or 0),
             attempts=0,
+            provider_block=provider.get("block"),  # a provider block stays one when re-judged
+            provider_detail=provider.get("detail"),
+            reasoning=row.get("reasoning"),
         )
 
     async def aclose(self) -> None:

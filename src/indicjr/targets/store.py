@@ -1,7 +1,10 @@
 """SQLite response store: reruns are free, interrupted runs resume, workers never double-request.
 
-Rows are keyed by Request.key(model) (model + settings + sample + exact messages). A row keeps the
-text, finish reason, latency, token usage, attempts, error and creation time — never keys or headers.
+Rows are keyed by Request.key(identity) (the target's store identity — provider, endpoint without
+credentials, model, hf file fingerprint, --ijr-model-revision, extra body — + settings + sample + exact
+messages). A row keeps the text, finish reason, latency, token usage, attempts, error, creation time
+and, as JSON in `extra`, the provider block, the provider's own words and the reasoning — never keys
+or headers. Stores written before `extra` existed gain the column when opened.
 
 Coordination between processes (pytest-xdist workers, two runs at once) is a `claims` table: an
 owner atomically claims keys that have no successful answer and no live claim of another owner
@@ -15,6 +18,7 @@ The file is created 0600 (and its folder 0700 when we create it); WAL/SHM files 
 
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
 import threading
@@ -22,7 +26,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from indicjr.errors import OutputError
 from indicjr.targets.base import Response
@@ -34,17 +38,17 @@ CREATE TABLE IF NOT EXISTS responses (
     key TEXT PRIMARY KEY, model TEXT NOT NULL, case_id TEXT NOT NULL, sample INTEGER NOT NULL,
     text TEXT NOT NULL, finish_reason TEXT NOT NULL, input_tokens INTEGER NOT NULL,
     output_tokens INTEGER NOT NULL, latency_s REAL NOT NULL, attempts INTEGER NOT NULL,
-    error TEXT, created REAL NOT NULL) WITHOUT ROWID;
+    error TEXT, created REAL NOT NULL, extra TEXT) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS claims (key TEXT PRIMARY KEY, owner TEXT NOT NULL, expires REAL NOT NULL)
     WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS claims_owner ON claims(owner);
 CREATE TABLE IF NOT EXISTS meta (k TEXT PRIMARY KEY, v TEXT NOT NULL);
 """
 _UPSERT = """
-INSERT INTO responses VALUES (?,?,?,?,?,?,?,?,?,?,?,?)
+INSERT INTO responses VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)
 ON CONFLICT(key) DO UPDATE SET text=excluded.text, finish_reason=excluded.finish_reason,
     input_tokens=excluded.input_tokens, output_tokens=excluded.output_tokens, latency_s=excluded.latency_s,
-    attempts=excluded.attempts, error=excluded.error, created=excluded.created
+    attempts=excluded.attempts, error=excluded.error, created=excluded.created, extra=excluded.extra
 WHERE responses.error IS NOT NULL
 """
 T = TypeVar("T")
@@ -79,6 +83,9 @@ class Store:
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.executescript(_SCHEMA)
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(responses)")}
+        if "extra" not in columns:  # a store from before provider blocks and reasoning were kept
+            self._db.execute("ALTER TABLE responses ADD COLUMN extra TEXT")
         self._db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (SCHEMA_VERSION,))
 
     def __enter__(self) -> Store:
@@ -103,7 +110,8 @@ class Store:
         for i in range(0, len(ks), _CHUNK):
             chunk = ks[i : i + _CHUNK]
             sql = (
-                "SELECT key, text, finish_reason, input_tokens, output_tokens, latency_s, error, attempts "
+                "SELECT key, text, finish_reason, input_tokens, output_tokens, latency_s, error, attempts, "
+                "created, extra "
                 f"FROM responses WHERE key IN ({_marks(chunk)}) AND (error IS NULL OR created >= ?)"
             )
             for row in self._run(lambda c=chunk, q=sql: self._db.execute(q, (*c, since)).fetchall()):
@@ -116,6 +124,8 @@ class Store:
                     error=row[6],
                     attempts=row[7],
                     cached=True,
+                    recorded_at=row[8],
+                    **_extra_fields(row[9]),
                 )
         return out
 
@@ -141,6 +151,7 @@ class Store:
                 r.response.attempts,
                 r.response.error,
                 now,
+                _extra_json(r.response),
             )
             for r in rows
         ]
@@ -228,6 +239,24 @@ class Store:
             time.sleep(delay)
             delay = min(1.0, delay * 2)
         raise AssertionError("unreachable")
+
+
+_EXTRA_FIELDS = ("provider_block", "provider_detail", "reasoning")
+
+
+def _extra_json(r: Response) -> str | None:
+    extra = {k: v for k in _EXTRA_FIELDS if (v := getattr(r, k)) is not None}
+    return json.dumps(extra, ensure_ascii=False, sort_keys=True) if extra else None
+
+
+def _extra_fields(text: str | None) -> dict[str, Any]:
+    if not text:
+        return {}
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return {}
+    return {k: str(data[k]) for k in _EXTRA_FIELDS if isinstance(data, dict) and data.get(k) is not None}
 
 
 def _marks(items: Sequence[object]) -> str:

@@ -2,11 +2,14 @@
 
 It speaks just enough HTTP (keep-alive, Content-Length bodies) to serve
     POST /v1/chat/completions   OpenAI shape
+    POST /v1/completions        OpenAI completions shape (a base model: it ignores `stop`, as some do)
     POST /v1/messages           Anthropic shape
     GET  /v1/models             reachability check
     GET  /__log, POST /__reset  request log (per-prompt counts), for the subprocess mode
 and injects faults (429 with and without Retry-After, 500, hangs, malformed/empty/truncated bodies,
-connection resets) decided by crc32(seed, prompt, attempt) so a run is reproducible. Answers are derived
+connection resets) decided by crc32(seed, prompt, attempt) so a run is reproducible. `shape` answers the
+way a real provider does (refusal fields, content filters, reasoning, strict parameters: fake_shapes.py);
+the log also counts the request parameters seen (`params()`). Answers are derived
 from the messages (`reply <sha256 prefix>`), so tests can check a response belongs to its prompt.
 
 It is written on raw asyncio streams rather than a web framework so that every fault — a body cut after
@@ -19,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import hashlib
 import json
 import socket
 import struct
@@ -32,8 +34,21 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from indicjr.testing.fake_shapes import (
+    anthropic_body,
+    anthropic_rejection,
+    azure_prompt_filter_body,
+    completions_body,
+    openai_body,
+    reply_text,
+    strict_rejection,
+)
+
+__all__ = ["FakeConfig", "FakeServer", "Faults", "reply_text"]
+
 _REASONS = {
     200: "OK",
+    400: "Bad Request",
     401: "Unauthorized",
     404: "Not Found",
     429: "Too Many Requests",
@@ -77,6 +92,7 @@ class FakeConfig:
     retry_after: str = "0.05"
     api_key: str | None = None  # when set, requests without it get 401
     reply_words: int = 4
+    shape: str = "normal"  # one of fake_shapes.SHAPES
 
     def to_json(self) -> str:
         return json.dumps(asdict(self))
@@ -87,19 +103,13 @@ class FakeConfig:
         return FakeConfig(**{**d, "faults": Faults(**d["faults"])})
 
 
-def reply_text(messages: list[dict[str, Any]], words: int = 4) -> str:
-    """The deterministic answer to `messages` (tests recompute it to check a response)."""
-    blob = json.dumps(messages, ensure_ascii=False, sort_keys=True).encode("utf-8")
-    digest = hashlib.sha256(blob).hexdigest()
-    return " ".join(["reply", digest[:16], *(["ok"] * max(0, words - 2))])
-
-
 class _Handler:
     """The request handler: routing, fault choice and the request log (shared by both modes)."""
 
     def __init__(self, config: FakeConfig) -> None:
         self.config = config
         self.counts: Counter[str] = Counter()
+        self.params: Counter[str] = Counter()  # request body keys seen (max_tokens, temperature, ...)
         self.total = 0
 
     def fault_for(self, prompt: str, attempt: int) -> str | None:
@@ -114,16 +124,18 @@ class _Handler:
     ) -> bool:
         """Answer one request; returns False when the connection must be closed."""
         if method == "GET" and path == "/__log":
-            return _send(writer, 200, json.dumps({"counts": self.counts, "total": self.total}).encode())
+            log = {"counts": self.counts, "total": self.total, "params": self.params}
+            return _send(writer, 200, json.dumps(log).encode())
         if method == "POST" and path == "/__reset":
             self.counts.clear()
+            self.params.clear()
             self.total = 0
             return _send(writer, 200, b"{}")
         if not self._authorized(headers):
             return _send(writer, 401, b'{"error":{"message":"invalid api key","type":"auth"}}')
         if method == "GET" and path == "/v1/models":
             return _send(writer, 200, b'{"object":"list","data":[{"id":"fake","object":"model"}]}')
-        if method == "POST" and path in ("/v1/chat/completions", "/v1/messages"):
+        if method == "POST" and path in ("/v1/chat/completions", "/v1/completions", "/v1/messages"):
             return await self._generate(path, body, writer)
         return _send(writer, 404, b'{"error":{"message":"no such route"}}')
 
@@ -136,10 +148,11 @@ class _Handler:
     async def _generate(self, path: str, body: bytes, writer: asyncio.StreamWriter) -> bool:
         try:
             payload = json.loads(body)
-            messages = payload["messages"]
+            messages = payload["messages"] if path != "/v1/completions" else [{"content": payload["prompt"]}]
         except (ValueError, KeyError, TypeError):
             return _send(writer, 400, b'{"error":{"message":"bad request body"}}')
         prompt = str(messages[-1].get("content", "")) if messages else ""
+        self.params.update(k for k in payload if k not in ("model", "messages", "prompt", "system"))
         attempt = self.counts[prompt]
         self.counts[prompt] += 1
         self.total += 1
@@ -148,12 +161,21 @@ class _Handler:
         fault = self.fault_for(prompt, attempt)
         if fault is not None:
             return await self._fault(fault, writer)
+        shape, words = self.config.shape, self.config.reply_words
+        if shape == "reasoning_strict":
+            rejected = (anthropic_rejection if path == "/v1/messages" else strict_rejection)(payload)
+            if rejected is not None:
+                return _send(writer, 400, rejected)
+        if shape == "azure_prompt_filter" and path != "/v1/messages":
+            return _send(writer, 400, azure_prompt_filter_body())
         if path == "/v1/messages":
             messages = (
                 [{"role": "system", "content": payload["system"]}, *messages] if payload.get("system") else messages
             )
-            return _send(writer, 200, _anthropic_body(messages, self.config.reply_words))
-        return _send(writer, 200, _openai_body(messages, self.config.reply_words))
+            return _send(writer, 200, anthropic_body(messages, words, shape))
+        if path == "/v1/completions":
+            return _send(writer, 200, completions_body(messages, words))
+        return _send(writer, 200, openai_body(messages, words, shape))
 
     async def _fault(self, fault: str, writer: asyncio.StreamWriter) -> bool:
         err = b'{"error":{"message":"injected fault"}}'
@@ -165,48 +187,18 @@ class _Handler:
             return _send(writer, 500, err)
         if fault == "hang":
             await asyncio.sleep(self.config.hang_s)
-            return _send(writer, 200, _openai_body([], 1))
+            return _send(writer, 200, openai_body([], 1))
         if fault == "malformed":
             return _send(writer, 200, b'{"choices": [{"message": ')
         if fault == "empty":
             return _send(writer, 200, b"")
         if fault == "truncated":
-            full = _openai_body([], 8)
+            full = openai_body([], 8)
             writer.write(_head(200, len(full)) + full[: len(full) // 2])
             await writer.drain()
             return False
         _reset(writer)
         return False
-
-
-def _openai_body(messages: list[dict[str, Any]], words: int) -> bytes:
-    text = reply_text(messages, words)
-    n_in = sum(len(str(m.get("content", ""))) for m in messages) // 4 + 1
-    return json.dumps(
-        {
-            "id": "chatcmpl-fake",
-            "object": "chat.completion",
-            "model": "fake",
-            "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
-            "usage": {"prompt_tokens": n_in, "completion_tokens": words, "total_tokens": n_in + words},
-        }
-    ).encode()
-
-
-def _anthropic_body(messages: list[dict[str, Any]], words: int) -> bytes:
-    text = reply_text(messages, words)
-    n_in = sum(len(str(m.get("content", ""))) for m in messages) // 4 + 1
-    return json.dumps(
-        {
-            "id": "msg_fake",
-            "type": "message",
-            "role": "assistant",
-            "model": "fake",
-            "content": [{"type": "text", "text": text}],
-            "stop_reason": "end_turn",
-            "usage": {"input_tokens": n_in, "output_tokens": words},
-        }
-    ).encode()
 
 
 def _head(status: int, length: int, extra: str = "") -> bytes:
@@ -323,17 +315,23 @@ class FakeServer:
     def total(self) -> int:
         return int(self._log()["total"])
 
+    def params(self) -> dict[str, int]:
+        """How many requests carried each body parameter (max_tokens, temperature, ...)."""
+        return dict(self._log()["params"])
+
     def reset_log(self) -> None:
         if self._proc is not None:
             _http(self.url + "/__reset", post=True)
         else:
             self._call(self._handler.counts.clear)
+            self._call(self._handler.params.clear)
             self._handler.total = 0
 
     def _log(self) -> dict[str, Any]:
         if self._proc is not None:
             return dict(json.loads(_http(self.url + "/__log")))
-        log: dict[str, Any] = self._call(lambda: {"counts": dict(self._handler.counts), "total": self._handler.total})
+        h = self._handler
+        log: dict[str, Any] = self._call(lambda: {"counts": dict(h.counts), "total": h.total, "params": dict(h.params)})
         return log
 
     def _call(self, fn: Any) -> Any:

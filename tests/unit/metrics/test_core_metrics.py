@@ -121,6 +121,8 @@ def test_headline_keeps_its_exact_keys() -> None:
         "delta_jsr_mixed",
         "n_cases",
         "n_inference_errors",
+        "n_provider_blocked",
+        "n_empty",
     ]
 
 

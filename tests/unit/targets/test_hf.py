@@ -59,3 +59,29 @@ def test_hf_target_generates_batched_answers_from_a_local_model(tmp_path: Path) 
     for r in result.responses.values():
         assert isinstance(r.text, str) and r.output_tokens <= 5 and r.input_tokens > 0
         assert r.finish_reason in ("stop", "length")
+
+
+def test_hf_without_chat_template_uses_the_plain_prompt_and_the_store_key_follows_the_files(tmp_path: Path) -> None:
+    pytest.importorskip("torch", reason="hf: targets need the optional extra `pip install indicjr[hf]` (torch)")
+    pytest.importorskip("transformers", reason="hf: targets need the optional extra `pip install indicjr[hf]`")
+    from indicjr.targets.hf import HFTarget, model_fingerprint
+    from indicjr.targets.registry import store_identity
+    from indicjr.testing.tiny_model import make_tiny_model
+
+    model = make_tiny_model(tmp_path / "tiny")
+    settings = Settings(max_tokens=12, temperature=0.3, top_p=0.9, seed=13)
+    plain = make_target(f"hf:{model}", settings=settings, chat_template="none")
+    templated = make_target(f"hf:{model}", settings=settings)
+    plain.check()
+    templated.check()
+    assert isinstance(plain, HFTarget) and isinstance(templated, HFTarget)
+    assert plain.plain is True and templated.plain is False
+    requests = [Request(case_id=f"c{i}", messages=(("user", f"question {i}"),), settings=settings) for i in range(3)]
+    result = generate_all(requests, target=plain, store=None, model="m", concurrency=3)
+    assert result.stats.n_errors == 0
+    assert all("\nUser:" not in r.text for r in result.responses.values())  # cut at the next turn
+    before = store_identity(f"hf:{model}", templated)
+    assert store_identity(f"hf:{model}", plain) != before  # another prompt format, other answers
+    (model / "generation_config.json").write_text('{"do_sample": false}', encoding="utf-8")
+    assert model_fingerprint(str(model)) != templated.fingerprint
+    assert store_identity(f"hf:{model}", make_target(f"hf:{model}", settings=settings)) != before

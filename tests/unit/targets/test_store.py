@@ -57,7 +57,9 @@ def test_a_success_is_never_overwritten(tmp_path: Path) -> None:
         store.put("k", OK, model="m", case_id="c")
         store.put("k", ERR, model="m", case_id="c")
         store.put("k", Response(text="other"), model="m", case_id="c")
-        assert store.get("k") == OK.__class__(**{**_fields(OK), "cached": True})
+        got = store.get("k")
+        assert got is not None and got.recorded_at is not None
+        assert got == OK.__class__(**{**_fields(OK), "cached": True, "recorded_at": got.recorded_at})
 
 
 def _fields(r: Response) -> dict[str, object]:

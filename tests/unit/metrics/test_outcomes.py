@@ -1,0 +1,43 @@
+"""Outcome counts beside the rates: provider blocks, empty answers, where answers came from."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from indicjr.metrics.core import rate
+from indicjr.metrics.outcomes import answer_sources, answers_line, empty_answers, provider_blocks
+from indicjr.metrics.rows import exclude_provider_blocks
+
+
+def row(i: int, *, block: str | None = None, empty: bool = False, **extra: Any) -> dict[str, Any]:
+    refused = block is not None
+    verdict = {"jailbroken": False, "refused": refused, "error": None, "provider_block": block, "empty": empty}
+    return {"id": f"c{i}", "lang": "hi", "track": "free", "subset": "AB", "verdict": verdict, **extra}
+
+
+def test_provider_blocks_are_counted_by_reason_and_slice_and_can_leave_the_denominators() -> None:
+    rows = [row(0, block="refusal_field"), row(1, block="content_filter"), row(2)]
+    blocks = provider_blocks(rows, "refusal")
+    assert blocks["n"] == 2 and blocks["by_reason"] == {"content_filter": 1, "refusal_field": 1}
+    assert blocks["by"]["lang"] == {"hi": 2}
+    assert rate(rows, "free_jsr").n == 3
+    assert rate(exclude_provider_blocks(rows), "free_jsr").n == 1
+
+
+def test_empty_answers_at_the_budget_get_a_hint_naming_the_option() -> None:
+    rows = [row(0, empty=True, finish_reason="length"), row(1, empty=True, finish_reason="stop"), row(2)]
+    empty = empty_answers(rows, 256)
+    assert empty["n"] == 2 and empty["budget_exhausted"] == 1 and "--ijr-max-tokens (now 256)" in empty["note"]
+    assert empty_answers([row(0, empty=True, finish_reason="stop")], 256)["note"] is None
+
+
+def test_answers_recorded_during_the_run_by_another_worker_are_new() -> None:
+    rows = [
+        row(0, from_store=True, recorded_at=86_400.0 * 3),  # a previous run (1970-01-04)
+        row(1, from_store=True, recorded_at=86_400.0 * 10),  # another worker, during this run
+        row(2, from_store=False),
+    ]
+    sources = answer_sources(rows, run_started=86_400.0 * 9)
+    assert sources == {"from_store": 1, "new": 2, "recorded_first": "1970-01-04", "recorded_last": "1970-01-04"}
+    assert answers_line(sources) == "answers: 1 from the store (recorded 1970-01-04), 2 new"
+    assert answer_sources(rows)["from_store"] == 2

@@ -56,6 +56,7 @@ class LangRules:
     names: dict[str, str]
     rewrites: tuple[tuple[re.Pattern[str], str], ...]
     voicing: dict[str, str]
+    phala: dict[str, str]
     inherent: str
     schwa_final: bool
     schwa_medial: bool
@@ -96,6 +97,8 @@ def rules_for(lang: str) -> LangRules:
     d = _load(f"{lang}.yaml")
     script = SCRIPT_OF[lang]
     base = _load("brahmic.yaml") if script in _BLOCK else {}
+    # English loanwords shared by the languages of one script (Devanagari: hi, mr, ne).
+    base_names = _load(f"names_{script}.yaml") if (RULES_DIR / f"names_{script}.yaml").exists() else {}
     shift = _BLOCK.get(script, 0) - 0x0900
 
     def mapped(key: str) -> dict[str, str]:
@@ -117,9 +120,10 @@ def rules_for(lang: str) -> LangRules:
         finals=_table(d, "finals"),
         clusters=_table(d, "clusters"),
         words=_table(d, "words"),
-        names=_table(d, "names"),
+        names=_table(base_names, "names") | _table(d, "names"),
         rewrites=rewrites,
         voicing=_table(d, "voicing"),
+        phala=_table(d, "phala"),
         inherent=str(d.get("inherent", "a")),
         schwa_final=bool(sch.get("final", False)),
         schwa_medial=bool(sch.get("medial", False)),
@@ -168,7 +172,7 @@ def _tokens(word: str, r: LangRules) -> list[_Tok]:
                 nxt = _longest(r.clusters, word, i + 1) or _longest(r.consonants, word, i + 1, 2)
                 if nxt is None:
                     break
-                roman = _join(roman, nxt[1])
+                roman = _join(roman, r.phala.get(nxt[0], nxt[1]))
                 size += nxt[0].count(r.virama) + 1
                 i += 1 + len(nxt[0])
             toks.append(["C", roman, size])
@@ -230,13 +234,15 @@ def _delete_schwas(toks: list[_Tok], r: LangRules) -> None:
         if pos == 0 or pos + 1 >= len(syll):
             continue
         prev, nxt = syll[pos - 1], syll[pos + 1]
-        # V C a C V: the previous syllable keeps its vowel, one single consonant follows, then a vowel.
+        # V C a C V: the previous syllable keeps its vowel, one single consonant (not a cluster) follows,
+        # then a vowel (samasya keeps its a before the cluster sy).
         if toks[prev][1] == "" or toks[i - 1][0] != "C" or toks[i - 1][2] > 1:
             continue
         between = toks[i + 1 : nxt]
         if not (between and between[0][0] == "C" and all(t[0] in ("C", "N", "D") for t in between)):
             continue
-        if toks[nxt][1] and len([t for t in between if t[0] == "C"]) == 1:
+        cons = [t for t in between if t[0] == "C"]
+        if toks[nxt][1] and len(cons) == 1 and cons[0][2] == 1:
             toks[i][1] = ""
 
 

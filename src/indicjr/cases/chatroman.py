@@ -73,6 +73,7 @@ class LangRules:
     visarga: str
     addak_char: str
     aspirate: frozenset[str]
+    glide_before: str
 
 
 def _load(name: str) -> dict[str, Any]:
@@ -140,6 +141,7 @@ def rules_for(lang: str) -> LangRules:
         visarga=chr(0x0900 + shift + _VISARGA),
         addak_char="\u0a71" if script == "Gurmukhi" else "\u0000",
         aspirate=frozenset(str(x) for x in d.get("aspirate") or ()),
+        glide_before=str(d.get("glide_before", "")),
     )
 
 
@@ -306,14 +308,15 @@ def romanize_word(word: str, lang: str) -> tuple[str, bool]:
 
 
 def _urdu_letters(word: str, r: LangRules) -> str:
-    """Roman Urdu by letter rules (see ur.yaml): vowel letters by position, an 'a' after a first consonant."""
+    """Roman Urdu by letter rules (see ur.yaml): vowel letters by position, an unwritten 'a' supplied."""
     out: list[str] = []
     n = len(word)
+    long_vowels = r.glide_before
     for i, ch in enumerate(word):
         prev = word[i - 1] if i else ""
         nxt = word[i + 1] if i + 1 < n else ""
         if ch in r.vowels:
-            role = "initial" if i == 0 else "before_vowel" if nxt in r.vowels else "final" if i == n - 1 else "medial"
+            role = "initial" if i == 0 else "before_vowel" if nxt and nxt in long_vowels else "final" if i == n - 1 else "medial"
             if role == "medial" and i == 1:
                 role = "first_syllable"
             out.append(r.vowels.get(f"{ch}:{role}", r.vowels[ch]))
@@ -323,10 +326,12 @@ def _urdu_letters(word: str, r: LangRules) -> str:
             out.append(r.signs[ch])
         elif ch in r.consonants:
             out.append(r.consonants[ch])
-            # An unwritten "a" between the first two consonants, and between the last two.
-            first = i == 0 and nxt in r.consonants and nxt not in r.aspirate
+            # An unwritten "a" between the first two consonants, and between the last two; wao and ye
+            # before alif are consonants here (sawal, jawab, bayan).
+            glide = nxt in r.vowels and i + 2 < n and word[i + 2] in long_vowels and nxt in "وی"
+            first = i == 0 and (nxt in r.consonants and nxt not in r.aspirate or glide)
             last = i == n - 2 and i > 0 and nxt in r.consonants and nxt not in r.aspirate and nxt not in r.finals
-            if r.schwa_medial and (first or last) and r.consonants[ch] and r.consonants[nxt]:
+            if r.schwa_medial and (first or last) and r.consonants[ch] and (glide or r.consonants[nxt]):
                 out.append("a")
     text = "".join(out)
     for pat, rep in r.rewrites:

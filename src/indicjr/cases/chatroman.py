@@ -74,6 +74,7 @@ class LangRules:
     addak_char: str
     aspirate: frozenset[str]
     glide_before: str
+    tippi: str
 
 
 def _load(name: str) -> dict[str, Any]:
@@ -142,6 +143,7 @@ def rules_for(lang: str) -> LangRules:
         addak_char="\u0a71" if script == "Gurmukhi" else "\u0000",
         aspirate=frozenset(str(x) for x in d.get("aspirate") or ()),
         glide_before=str(d.get("glide_before", "")),
+        tippi="\u0a70" if script == "Gurmukhi" else "\u0000",
     )
 
 
@@ -196,7 +198,7 @@ def _tokens(word: str, r: LangRules) -> list[_Tok]:
             toks.append(["X", ""])
         elif ch in r.vowels:
             toks.append(["V", r.vowels[ch]])
-        elif ch == r.anusvara:
+        elif ch == r.anusvara or ch == r.tippi:
             toks.append(["N", "M"])
         elif ch == r.candrabindu_char:
             toks.append(["N", "C"])

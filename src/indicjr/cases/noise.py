@@ -4,7 +4,7 @@ Only romanized native words vary: English text, English-spelled loanwords and na
 punctuation stay byte-identical. Each language's variations are data (the `noise` section of
 cases/data/romanize/<lang>.yaml): short forms of frequent words (nahi -> nhi, bahut -> bht), vowel dropping
 between consonants (karte -> krte), substring alternations (aa/a, ee/i, zh/l, th/t...) and doubling or
-undoubling of a consonant. A variant that is itself a frequent word of the language (in its word table,
+undoubling of a doubled consonant (pakka -> paka). A variant that is itself a frequent word of the language (in its word table,
 e.g. taka "money" from tanka) is not used. Each changed word is within edit distance 2 of its source, and
 the changes of a text stop at NOISE_MAX_SHARE of its length.
 """
@@ -27,7 +27,6 @@ RATE = 0.35  # share of eligible words that vary
 _CONS = "bcdfghjklmnpqrstvwxyz"
 _DROP_A = re.compile(rf"(?<=[{_CONS}])a(?=[{_CONS}][aeiou])")
 _DOUBLE = re.compile(rf"([{_CONS}])\1")
-_SINGLE = re.compile(rf"(?<=[aeiou])([kgtdpbmnlrsc])(?=[aeiou])")
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,11 +79,8 @@ def _variants(word: str, r: NoiseRules) -> list[str]:
             out.append(word[: m.start()] + word[m.end() :])
     if r.doubling:
         m = _DOUBLE.search(word)
-        if m:
+        if m:  # pakka -> paka, uttar -> utar
             out.append(word[: m.start()] + word[m.start() + 1 :])
-        m = _SINGLE.search(word)
-        if m and len(word) > 3:
-            out.append(word[: m.start()] + m.group(1) + word[m.start() :])
     return [v for v in out if v != word and v not in r.avoid and _levenshtein(word, v) <= 2]
 
 

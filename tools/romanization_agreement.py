@@ -37,8 +37,9 @@ def _romanizer_at(rev: str) -> Callable[[str, str], str]:
             dest.parent.mkdir(parents=True, exist_ok=True)
             dest.write_bytes(blob.stdout)
     # The old package shadows only indicjr.cases; the rest of indicjr comes from this checkout.
+    pkg_dir = tmp / "indicjr" / "cases"
     spec = importlib.util.spec_from_file_location(
-        "_rev_cases", tmp / "indicjr" / "cases" / "__init__.py", submodule_search_locations=[str(tmp / "indicjr" / "cases")]
+        "_rev_cases", pkg_dir / "__init__.py", submodule_search_locations=[str(pkg_dir)]
     )
     assert spec and spec.loader
     pkg = importlib.util.module_from_spec(spec)

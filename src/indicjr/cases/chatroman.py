@@ -267,7 +267,7 @@ def _render(toks: list[_Tok], r: LangRules) -> str:
         elif kind == "C" and val in r.voicing and t[2] == 1:
             before = toks[k - 1] if k else None
             after = toks[k + 1] if k + 1 < len(toks) else None
-            voiced = before is not None and (before[0] in ("A", "V") and before[1] or before[0] == "N")
+            voiced = before is not None and ((before[0] in ("A", "V") and bool(before[1])) or before[0] == "N")
             out.append(r.voicing[val] if voiced and after is not None and after[0] in ("A", "V") else val)
         elif kind == "D":
             nxt = next((u for u in toks[k + 1 :] if u[0] == "C"), None)
@@ -318,9 +318,12 @@ def _urdu_letters(word: str, r: LangRules) -> str:
         prev = word[i - 1] if i else ""
         nxt = word[i + 1] if i + 1 < n else ""
         if ch in r.vowels:
-            role = "initial" if i == 0 else "before_vowel" if nxt and nxt in long_vowels else "final" if i == n - 1 else "medial"
-            if role == "medial" and i == 1:
-                role = "first_syllable"
+            if i == 0:
+                role = "initial"
+            elif nxt and nxt in long_vowels:
+                role = "before_vowel"
+            else:
+                role = "final" if i == n - 1 else "first_syllable" if i == 1 else "medial"
             out.append(r.vowels.get(f"{ch}:{role}", r.vowels[ch]))
         elif ch in r.finals and i == n - 1 and i > 0 and prev not in r.vowels:
             out.append(r.finals[ch])
@@ -331,7 +334,7 @@ def _urdu_letters(word: str, r: LangRules) -> str:
             # An unwritten "a" between the first two consonants, and between the last two; wao and ye
             # before alif are consonants here (sawal, jawab, bayan).
             glide = nxt in r.vowels and i + 2 < n and word[i + 2] in long_vowels and nxt in "وی"
-            first = i == 0 and (nxt in r.consonants and nxt not in r.aspirate or glide)
+            first = i == 0 and ((nxt in r.consonants and nxt not in r.aspirate) or glide)
             last = i == n - 2 and i > 0 and nxt in r.consonants and nxt not in r.aspirate and nxt not in r.finals
             if r.schwa_medial and (first or last) and r.consonants[ch] and (glide or r.consonants[nxt]):
                 out.append("a")

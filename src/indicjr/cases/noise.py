@@ -3,8 +3,8 @@
 Only romanized native words vary: English text, English-spelled loanwords and names, canaries and
 punctuation stay byte-identical. Each language's variations are data (the `noise` section of
 cases/data/romanize/<lang>.yaml): short forms of frequent words (nahi -> nhi, bahut -> bht), vowel dropping
-between consonants (karte -> krte), substring alternations (aa/a, ee/i, zh/l, th/t...) and doubling or
-undoubling of a doubled consonant (pakka -> paka). A variant that is itself a frequent word of the language (in its word table,
+between consonants (karte -> krte), substring alternations (aa/a, ee/i, zh/l, th/t...) and undoubling
+of a doubled consonant (pakka -> paka). A variant that is itself a frequent word of the language (in its word table,
 e.g. taka "money" from tanka) is not used. Each changed word is within edit distance 2 of its source, and
 the changes of a text stop at NOISE_MAX_SHARE of its length.
 """

@@ -48,7 +48,7 @@ def parse_row(d: dict[str, object], where: str) -> RefRow:
     try:
         native = str(d["native"])
         words = tuple(
-            RefWord(str(w["w"]), tuple(str(t).strip().lower() for t in w["typed"]))  # type: ignore[index]
+            RefWord(str(w["w"]), tuple(str(t).strip().lower() for t in w["typed"]))
             for w in d["words"]  # type: ignore[attr-defined]
         )
         row_id = str(d["id"])

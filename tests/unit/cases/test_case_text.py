@@ -77,7 +77,7 @@ def test_script_check_counts_letters_by_script_and_skips_canaries_and_punctuatio
     assert letter_scripts("தமிழ் é ☺")["?"] == 1 and letter_scripts("é")["Latin"] == 1
 
 
-def test_same_language_native_prompts_hold_no_latin_letters_apart_from_the_canary_and_format_names(built: Built) -> None:
+def test_same_language_native_prompts_hold_no_latin_letters_but_the_canary_and_format_names(built: Built) -> None:
     for case in built.cases:
         if case.orthography == "native" and case.wrapper_lang in (None, case.lang):
             scripts = set(letter_scripts(case.user_text, latin_terms=False))

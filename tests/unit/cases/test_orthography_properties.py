@@ -109,7 +109,8 @@ MIX_SAMPLES = {
 def test_a_single_indic_line_between_english_lines_is_mixed_inside_and_holds_both_scripts(lang: str, key: str) -> None:
     two_sentences, one_clause = MIX_SAMPLES[lang]
     for core in (two_sentences, one_clause):
-        out = apply_orthography([("Summarise this passage:", "en"), (core, lang), ("Answer in English.", "en")], "mixed", key)
+        lines = [("Summarise this passage:", "en"), (core, lang), ("Answer in English.", "en")]
+        out = apply_orthography(lines, "mixed", key)
         first, middle, last = out.split("\n")
         assert (first, last) == ("Summarise this passage:", "Answer in English.")
         native = sum(1 for ch in middle if not ch.isascii() and ch.isalpha())

@@ -5,9 +5,12 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter, defaultdict
+from collections.abc import Iterable
+from pathlib import Path
 
 import pytest
 
+from indicjr.cases.io import load_cases
 from indicjr.cases.model import Case
 from indicjr.cases.sources import load_source
 from indicjr.langs import LANGS
@@ -15,6 +18,7 @@ from indicjr.langs import LANGS
 from .conftest import Built
 from .scriptcheck import ScriptTally, letter_scripts, script_of_lang
 
+COMMITTED = Path(__file__).resolve().parents[3] / "cases"
 CANARY = re.compile(r"IJR-[0-9a-f]{8}-[a-z]{2}")
 PLACEHOLDER = re.compile(r"\.\.\.|…|\bTODO\b|\bTBD\b|\bFIXME\b|\{payload\}|\{canary\}|\{[A-Za-z_]*\}|\{\s*\}")
 
@@ -91,14 +95,10 @@ def test_every_romanized_and_noisy_text_is_ascii(built: Built) -> None:
             assert not bad, f"{case.id}: non-ASCII characters {bad!r}"
 
 
-def test_every_mixed_prompt_holds_both_scripts_of_its_own_language(built: Built) -> None:
-    """At least 5% of the user message's letters in the case language's script and at least 5% Latin.
-
-    Cross mode (English wrapper) and E2 (another language's wrapper) included: the case language's own
-    text is mixed, so a mixed case never measures "romanized" or "another script" instead.
-    """
+def _not_mixed(cases: Iterable[Case]) -> list[str]:
+    """Mixed cases with under 5% of the user message's letters in the case language's script or in Latin."""
     bad = []
-    for case in built.cases:
+    for case in cases:
         if case.orthography != "mixed":
             continue
         counts = letter_scripts(case.user_text)
@@ -106,7 +106,24 @@ def test_every_mixed_prompt_holds_both_scripts_of_its_own_language(built: Built)
         own, latin = counts[script_of_lang(case.lang)], counts["Latin"]
         if own < 0.05 * total or latin < 0.05 * total:
             bad.append(f"{case.id}: {own}/{total} {script_of_lang(case.lang)}, {latin}/{total} Latin")
+    return bad
+
+
+def test_every_mixed_prompt_holds_both_scripts_of_its_own_language(built: Built) -> None:
+    """At least 5% of the user message's letters in the case language's script and at least 5% Latin.
+
+    Cross mode (English wrapper) and E2 (another language's wrapper) included: the case language's own
+    text is mixed, so a mixed case never measures "romanized" or "another script" instead.
+    """
+    bad = _not_mixed(built.cases)
     assert not bad, f"{len(bad)} mixed cases without both scripts, e.g. {bad[:3]}"
+
+
+@pytest.mark.parametrize("profile", ["lite", "full"])
+def test_every_mixed_case_of_the_committed_profiles_holds_both_scripts(profile: str) -> None:
+    """The same property on the committed cases/ (what model teams run)."""
+    bad = _not_mixed(load_cases(COMMITTED / profile))
+    assert not bad, f"cases/{profile}: {len(bad)} mixed cases without both scripts, e.g. {bad[:3]}"
 
 
 def test_a_mixed_line_holds_one_script_unless_it_is_the_only_line_of_the_case_language(built: Built) -> None:

@@ -63,6 +63,7 @@ class LangRules:
     keep_final_after: frozenset[str]
     anusvara_final: str
     anusvara_medial: str
+    anusvara_before_sonorant: str
     chandrabindu: str
     final_virama: str
     addak: str
@@ -132,6 +133,7 @@ def rules_for(lang: str) -> LangRules:
         keep_final_after=frozenset(str(x) for x in sch.get("keep_final_after_cluster") or ()),
         anusvara_final=str(d.get("anusvara_final", "n")),
         anusvara_medial=str(d.get("anusvara_medial", "")),
+        anusvara_before_sonorant=str(d.get("anusvara_before_sonorant", "")),
         chandrabindu=str(d.get("chandrabindu", "n")),
         final_virama=str(d.get("final_virama", "")),
         addak=str(d.get("addak", "")),
@@ -262,6 +264,8 @@ def _render(toks: list[_Tok], r: LangRules) -> str:
                 continue
             elif val == "M" and r.anusvara_medial:
                 out.append(r.anusvara_medial)
+            elif val == "M" and r.anusvara_before_sonorant and nxt[1][:1] in "yrlvwsh":
+                out.append(r.anusvara_before_sonorant)
             else:
                 out.append("m" if nxt[1][:1] in "pbm" else "n")
         elif kind == "C" and val in r.voicing and t[2] == 1:

@@ -86,11 +86,14 @@ def _load(name: str) -> dict[str, Any]:
         raise DataFileError(f"{path}: {exc.strerror}") from exc
     if not isinstance(d, dict):
         raise DataFileError(f"{path}: expected a mapping")
+    d["_file"] = str(path)
     return d
 
 
 def _table(d: dict[str, Any], key: str) -> dict[str, str]:
     value = d.get(key) or {}
+    if not isinstance(value, dict):
+        raise DataFileError(f"{d.get('_file', RULES_DIR)}: {key}: expected a mapping of letters or words")
     return {unicodedata.normalize("NFC", str(k)): "" if v is None else str(v) for k, v in value.items()}
 
 

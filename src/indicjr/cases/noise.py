@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from indicjr.cases.chatroman import RULES_DIR
+from indicjr.errors import DataFileError
 from indicjr.yamlio import load_yaml
 
 # Noise never takes a text further than this share of its length from its romanized source.
@@ -43,7 +44,10 @@ def noise_rules(lang: str) -> NoiseRules:
     path = RULES_DIR / f"{lang}.yaml"
     d = load_yaml(path.read_text(encoding="utf-8")) if path.exists() else {}
     n = d.get("noise") or {}
-    short = {str(k): str(v) for k, v in (n.get("short") or {}).items() if _levenshtein(str(k), str(v)) <= 2}
+    short = {str(k): str(v) for k, v in (n.get("short") or {}).items()}
+    for k, v in short.items():
+        if _levenshtein(k, v) > 2 or not re.fullmatch("[a-z]+", v):
+            raise DataFileError(f"{path}: noise.short: {k} -> {v} is not a lowercase word within 2 edits")
     avoid = {str(v).lower() for v in (d.get("words") or {}).values()} | {str(x) for x in n.get("avoid") or ()}
     return NoiseRules(
         short=short,

@@ -54,7 +54,8 @@ def test_romanized_output_is_ascii_for_any_text_in_the_source_script(lang: str) 
 
 
 def _is_mix_of(out_line: str, line: str, lang: str) -> bool:
-    """The line as written, romanized, or mixed inside (every piece native or romanized, in order)."""
+    """The line as written (NFC), romanized, or mixed inside (every piece native or romanized, in order)."""
+    line = unicodedata.normalize("NFC", line)
     if out_line in (line, romanize_line(line, lang)):
         return True
     return all(ch.isascii() or ch in line for ch in out_line)
@@ -62,10 +63,11 @@ def _is_mix_of(out_line: str, line: str, lang: str) -> bool:
 
 @given(lang=LANG_STRATEGY, data=st.data(), key=keys)
 @PROPS
+@example(lang="hi", data=None, key="")  # a composition-excluded letter (क़) comes back in NFC
 def test_mixing_is_deterministic_and_keeps_every_line_native_romanized_or_mixed_inside(
-    lang: str, data: st.DataObject, key: str
+    lang: str, data: st.DataObject | None, key: str
 ) -> None:
-    lines = data.draw(st.lists(script_text(lang) | st.just(""), min_size=1, max_size=6))
+    lines = data.draw(st.lists(script_text(lang) | st.just(""), min_size=1, max_size=6)) if data else ["\u0958"]
     text = "\n".join(lines)
     out = mix(text, lang, key)
     assert out == mix(text, lang, key)

@@ -18,6 +18,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 from indicjr.errors import DataFileError
@@ -308,12 +309,20 @@ def romanize_word(word: str, lang: str) -> tuple[str, bool]:
         stem, rest = word[:n], word[n:]
         if len(rest) > 8:
             break
-        if stem in r.names and not unicodedata.category(rest[0]).startswith("M"):
-            return r.names[stem] + letters(rest, r), True
+        if stem in r.names and (rest[0] in r.signs or not unicodedata.category(rest[0]).startswith("M")):
+            return r.names[stem] + _suffix(rest, r, letters), True
         # A name ending in a virama takes a vowel sign instead ("ഫോർമാറ്റ്" + "ിൽ" -> "format" + "il").
         if stem + r.virama in r.names and rest[0] in r.signs:
-            return r.names[stem + r.virama] + letters(rest, r), True
+            return r.names[stem + r.virama] + _suffix(rest, r, letters), True
     return letters(word, r), True
+
+
+def _suffix(rest: str, r: LangRules, letters: Callable[[str, LangRules], str]) -> str:
+    """A case ending after an English name: its final inherent vowel is not said (kolkatar, officerer)."""
+    out = letters(rest, r)
+    if r.schwa_final and rest[-1] in r.consonants and out.endswith(r.inherent):
+        out = out[: -len(r.inherent)]
+    return out
 
 
 def _urdu_letters(word: str, r: LangRules) -> str:

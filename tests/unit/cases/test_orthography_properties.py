@@ -3,7 +3,6 @@
 Edit distance of a noisy variant, as this suite defines it: noise only rewrites lowercase letter runs
 (everything between them is unchanged), each rewritten run is within Levenshtein 2 of its source run, so
 the whole text is within 2 x (runs changed); and the total never exceeds 25% of the source's length.
-uroman takes seconds to load; it is cached in-process, so all tests here share one instance.
 """
 
 from __future__ import annotations
@@ -29,7 +28,7 @@ from indicjr.langs import LANGS
 from .orthokit import LANG_STRATEGY, aligned_words, levenshtein, script_text
 
 ORTHOGRAPHIES = ("native", "romanized", "mixed", "noisy")
-# Engines are slow per call (uroman ~30 ms a line): few examples per script, no deadline, no example DB
+# Few examples per script (every test runs for each of 12 scripts), no deadline, no example DB
 # written into the repository (regressions are pinned with @example instead).
 PROPS = settings(max_examples=30, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
 

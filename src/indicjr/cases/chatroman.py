@@ -304,10 +304,13 @@ def romanize_word(word: str, lang: str) -> tuple[str, bool]:
     if word in r.words:
         return r.words[word], True
     letters = _urdu_letters if lang == "ur" else _letters
-    # A name or loanword with a case suffix ("सिस्टमला" -> "systemla").
+    # A name or loanword with a case suffix ("सिस्टमला" -> "systemla"). Only names of three letters or more:
+    # a short one is too often the start of a native word (Tamil கால் "call" in காலம் "time").
     for n in range(len(word) - 1, 2, -1):
         stem, rest = word[:n], word[n:]
         if len(rest) > 8:
+            break
+        if _letter_count(stem) < _MIN_STEM_LETTERS:
             break
         if stem in r.names and (rest[0] in r.signs or not unicodedata.category(rest[0]).startswith("M")):
             return r.names[stem] + _suffix(rest, r, letters), True
@@ -315,6 +318,14 @@ def romanize_word(word: str, lang: str) -> tuple[str, bool]:
         if stem + r.virama in r.names and rest[0] in r.signs:
             return r.names[stem + r.virama] + _suffix(rest, r, letters), True
     return letters(word, r), True
+
+
+_MIN_STEM_LETTERS = 3
+
+
+def _letter_count(text: str) -> int:
+    """Letters that are not signs or viramas (consonants and independent vowels)."""
+    return sum(1 for ch in text if unicodedata.category(ch) == "Lo")
 
 
 def _suffix(rest: str, r: LangRules, letters: Callable[[str, LangRules], str]) -> str:

@@ -72,6 +72,15 @@ def test_every_language_has_rules_tables_and_english_names() -> None:
 def test_an_english_loanword_with_a_case_ending_keeps_its_english_spelling() -> None:
     assert romanize_word("सिस्टमला", "mr")[0] == "systemla"
     assert romanize_word("ഫോർമാറ്റിൽ", "ml")[0] == "formatil"
+    assert romanize_word("কলকাতার", "bn")[0] == "kolkatar"
+
+
+@pytest.mark.parametrize(
+    ("lang", "word", "typed"),
+    [("ta", "போன்றவை", "pondravai"), ("ta", "காலம்", "kalam"), ("hi", "गोली", "goli"), ("te", "కాలం", "kalam")],
+)
+def test_a_native_word_that_starts_like_a_short_loanword_stays_native(lang: str, word: str, typed: str) -> None:
+    assert romanize_word(word, lang) == (typed, True)
 
 
 # Noise: only native words vary.

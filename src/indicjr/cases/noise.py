@@ -3,7 +3,7 @@
 Only romanized native words vary: English text, English-spelled loanwords and names, canaries and
 punctuation stay byte-identical. Each language's variations are data (the `noise` section of
 cases/data/romanize/<lang>.yaml): short forms of frequent words (nahi -> nhi, bahut -> bht), vowel dropping
-between consonants (karte -> krte), substring alternations (aa/a, ee/i, zh/l, th/t...) and undoubling
+before a consonant cluster (karte -> krte), substring alternations (aa/a, ee/i, zh/l, th/t...) and undoubling
 of a doubled consonant (pakka -> paka). A variant that is itself a frequent word of the language (in its word table,
 e.g. taka "money" from tanka) is not used. Each changed word is within edit distance 2 of its source, and
 the changes of a text stop at NOISE_MAX_SHARE of its length.
@@ -26,7 +26,11 @@ from indicjr.yamlio import load_yaml
 NOISE_MAX_SHARE = 0.25
 RATE = 0.35  # share of eligible words that vary
 _CONS = "bcdfghjklmnpqrstvwxyz"
-_DROP_A = re.compile(rf"(?<=[{_CONS}])a(?=[{_CONS}][aeiou])")
+# The a people drop sits between a consonant and a cluster that does not start with a nasal:
+# karte -> krte, sakta -> skta (not sangmarmar -> sngmarmar, nor sathe -> sthe: th is one sound).
+_ORAL = _CONS.replace("m", "").replace("n", "")
+_NOT_H = _CONS.replace("h", "")
+_DROP_A = re.compile(rf"(?<=[{_CONS}])a(?=[{_ORAL}][{_NOT_H}])")
 _DOUBLE = re.compile(rf"([{_CONS}])\1")
 
 
@@ -74,7 +78,7 @@ def _variants(word: str, r: NoiseRules) -> list[str]:
         return [r.short[word]]
     out: list[str] = []
     for a, b in r.swaps:
-        i = word.find(a)
+        i = _find_letter(word, a)
         if i >= 0:
             out.append(word[:i] + b + word[i + len(a) :])
     if r.drop_vowels:
@@ -86,6 +90,14 @@ def _variants(word: str, r: NoiseRules) -> list[str]:
         if m:  # pakka -> paka, uttar -> utar
             out.append(word[: m.start()] + word[m.start() + 1 :])
     return [v for v in out if v != word and v not in r.avoid and _levenshtein(word, v) <= 2]
+
+
+def _find_letter(word: str, a: str) -> int:
+    """Where `a` occurs as a letter of its own: a single consonant before a vowel (not the s of sh or st)."""
+    i = word.find(a)
+    while i >= 0 and len(a) == 1 and a in _CONS and word[i + 1 : i + 2] not in tuple("aeiou"):
+        i = word.find(a, i + 1)
+    return i
 
 
 def _noisy_text(text: str, r: NoiseRules, rng: random.Random, budget: list[int]) -> str:

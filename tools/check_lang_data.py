@@ -33,10 +33,12 @@ ALLOWED_EXTRA = set(
     " \n\t0123456789.,;:?!'\"()-/%\u0964\u0965\u200c\u200d\u060c\u061f\u06d4\u061b\u2013\u2014\u2018\u2019\u201c\u201d{}"
 )
 PLACEHOLDERS = re.compile(r"\{(payload|canary|History|Science|Sports|Other)\}")
+# Names native writers type in Latin letters inside native text (format wrappers: "YAML ਰੂਪ ਵਿੱਚ").
+LATIN_TERMS = re.compile(r"\b(?:JSON|YAML|AI)\b")
 
 
 def native_problems(text: str, lang: str) -> list[str]:
-    text = PLACEHOLDERS.sub("", text)
+    text = LATIN_TERMS.sub("", PLACEHOLDERS.sub("", text))
     bad = []
     for ch in unicodedata.normalize("NFC", text):
         cp = ord(ch)

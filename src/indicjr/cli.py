@@ -2,6 +2,7 @@
 
     ijr build [--profile lite|full] [--out DIR]         build the case sets (byte-identical reruns)
     ijr stats PATH [--json]                              Table-5-style statistics of a case set
+    ijr romanize --lang L [--style chat|noisy] [--seed N] native lines on stdin -> romanized lines on stdout
     ijr judge --input F.jsonl --output F.jsonl           score responses without a model
     ijr audit sample RUN_DIR --per-lang 50 [--out DIR]   export a stratified sample for annotators
     ijr audit score FILE.csv                             kappa and detector error rates
@@ -50,6 +51,21 @@ def _stats(args: argparse.Namespace) -> int:
     return 0
 
 
+def _romanize(args: argparse.Namespace) -> int:
+    from indicjr.cases.orthography import noisy, romanize_line
+    from indicjr.errors import ConfigError
+    from indicjr.langs import LANGS
+
+    if args.lang not in LANGS:
+        raise ConfigError(f"--lang: unknown language {args.lang!r} (choose from {', '.join(LANGS)})")
+    for i, line in enumerate(sys.stdin.read().splitlines()):
+        if args.style == "noisy":
+            print(noisy(line, args.lang, f"{args.seed}:{i}"))
+        else:
+            print(romanize_line(line, args.lang))
+    return 0
+
+
 def _judge(args: argparse.Namespace) -> int:
     from indicjr.judge.batch import judge_file
 
@@ -82,6 +98,12 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("path")
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=_stats)
+
+    r = sub.add_parser("romanize", help="type native lines in Latin letters as people do (stdin -> stdout)")
+    r.add_argument("--lang", required=True, help="language code (hi, bn, ta, ur...)")
+    r.add_argument("--style", choices=["chat", "noisy"], default="chat")
+    r.add_argument("--seed", type=int, default=0, help="seed of the noisy style's variation")
+    r.set_defaults(func=_romanize)
 
     j = sub.add_parser("judge", help="score responses (JSONL in, JSONL out)")
     j.add_argument("--input", required=True)

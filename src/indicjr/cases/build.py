@@ -122,7 +122,7 @@ class _Builder:
         id_parts: Sequence[str],
         **fields: object,
     ) -> Case:
-        user = apply_orthography(lines, orth, key)
+        user = apply_orthography(lines, orth, key, case_lang=lang)
         return Case(
             id=_case_id(lang, track, subset, (*id_parts, orth), f"{key}:{orth}"),
             lang=lang,

@@ -1,127 +1,144 @@
-"""Orthography variants of a prompt: native, romanized (chat-style), mixed (line by line), noisy.
+"""Orthography variants of a prompt: native, romanized (chat-style), mixed and noisy.
 
-Transliteration engines were compared on all 12 scripts (docs/ORTHOGRAPHY.md):
-- uroman (ISI): schwa deletion for Hindi/Marathi/Nepali ("bhaarat ek vishaal desh"), good Tamil,
-  and the only engine with a usable Urdu romanization (a consonant skeleton, as Roman Urdu is often typed);
-- aksharamukha's RomanColloquial: the most chat-like output for Bengali, Gujarati, Punjabi, Odia,
-  Kannada, Malayalam and Telugu ("keralam oru samsthanaman"), where uroman doubles letters;
-- indic-transliteration: scholarly schemes only (ITRANS/IAST with capitals and diacritics), no Urdu.
-This module writes only the chat-style layer on top: ASCII folding, long-vowel simplification,
-word-final schwa dropping where speakers drop it, and the seeded noisy-romanization generator.
+Romanization is the chat romanizer of cases/chatroman.py, whose per-language rules are data
+(cases/data/romanize/<lang>.yaml); this module splits lines into native words, digits, punctuation and
+protected tokens, keeps everything that is not a native word (Latin text, digits, punctuation as its ASCII
+form), mixes scripts and adds typing noise (cases/noise.py) to native-derived words only.
+uroman (ISI) remains the fallback for a word whose letters no rule table covers (another script's word).
 """
 
 from __future__ import annotations
 
 import functools
-import random
 import re
 import unicodedata
 import zlib
 from typing import Any
 
-_URoman_LANGS = frozenset({"hi", "mr", "ne", "ur", "ta"})
-_AKSHARAMUKHA_SCRIPT = {
-    "bn": "Bengali",
-    "gu": "Gujarati",
-    "pa": "Gurmukhi",
-    "or": "Oriya",
-    "kn": "Kannada",
-    "ml": "Malayalam",
-    "te": "Telugu",
-}
-# Languages whose speakers drop the inherent final vowel in chat ("desha" -> "desh").
-_DROP_FINAL_SCHWA = frozenset({"bn", "gu", "pa"})
+from indicjr.cases.chatroman import romanize_word
+from indicjr.cases.noise import NOISE_MAX_SHARE, add_noise, noisy_segments
+
+__all__ = [
+    "NOISE_MAX_SHARE",
+    "PROTECTED",
+    "add_noise",
+    "apply_orthography",
+    "mix",
+    "noisy",
+    "romanize",
+    "romanize_line",
+    "romanize_segments",
+]
+
 # Tokens that must survive every transformation untouched (canaries, placeholders).
 PROTECTED = re.compile(r"IJR-[0-9a-f]{8}-[a-z]{2}|KAN-[0-9A-Fa-f]{8}-[a-z]{2}|\{[A-Za-z_]+\}")
-_UNICODE_SPACE = re.compile("[\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]")
-_PUNCT = str.maketrans({"।": ".", "॥": ".", "۔": ".", "،": ",", "؟": "?", "؛": ";", "\u200c": "", "\u200d": ""})
+# Punctuation as typed on a Latin keyboard: nothing is deleted that has an ASCII form.
+_PUNCT = {
+    "\u0964": ".",
+    "\u0965": ".",
+    "\u06d4": ".",
+    "\u060c": ",",
+    "\u061f": "?",
+    "\u061b": ";",
+    "\u066a": "%",
+    "\u2013": "-",
+    "\u2014": "-",
+    "\u2012": "-",
+    "\u2010": "-",
+    "\u2011": "-",
+    "\u2212": "-",
+    "\u2018": "'",
+    "\u2019": "'",
+    "\u201c": '"',
+    "\u201d": '"',
+    "\u00ab": '"',
+    "\u00bb": '"',
+    "\u2026": "...",
+    "\u00b7": ".",
+    "\u2022": "*",
+    "\u00d7": "x",
+}
+_JOINERS = "\u200c\u200d"
+Segment = tuple[str, bool]  # (text, is a romanized native word)
 
 
 @functools.cache
 def _uroman() -> Any:
-    import uroman  # heavy (2.5 s to load its tables): only when romanizing
+    import uroman  # heavy (2.5 s to load its tables): only for words of no known script
 
     return uroman.Uroman()
 
 
-def _engine_romanize(line: str, lang: str) -> str:
-    if lang in _URoman_LANGS:
-        return str(_uroman().romanize_string(line))
-    from aksharamukha import transliterate
-
-    return str(transliterate.process(_AKSHARAMUKHA_SCRIPT[lang], "RomanColloquial", line, nativize=False))
+def _is_word_char(ch: str) -> bool:
+    return not ch.isascii() and (unicodedata.category(ch)[0] in "LM" or ch in _JOINERS)
 
 
-def ascii_fold(text: str) -> str:
-    """Fold to plain ASCII: strip diacritics, drop what has no ASCII form."""
-    decomposed = unicodedata.normalize("NFKD", text)
-    return "".join(ch for ch in decomposed if ch.isascii())
+def _plain_char(ch: str) -> str:
+    """A non-word character as ASCII: digits as digits, punctuation by the table, spaces as a space."""
+    if ch.isascii():
+        return ch
+    if ch in _PUNCT:
+        return _PUNCT[ch]
+    cat = unicodedata.category(ch)
+    if cat == "Nd":
+        return str(unicodedata.digit(ch))
+    if cat[0] == "Z":
+        return " "
+    folded = "".join(c for c in unicodedata.normalize("NFKD", ch) if c.isascii())
+    return folded
 
 
-_LONG_VOWELS = ((re.compile(r"ii+"), "i"), (re.compile(r"uu+"), "u"), (re.compile(r"aaa+"), "aa"))
+def _word(word: str, lang: str) -> Segment:
+    stripped = word.strip(_JOINERS)
+    if not stripped:
+        return "", False
+    roman, indic = romanize_word(stripped, lang)
+    if not roman and any(unicodedata.category(c)[0] == "L" for c in stripped):
+        roman = "".join(c for c in str(_uroman().romanize_string(stripped)) if c.isascii() and c.isalnum())
+    return roman, indic
 
 
-def _chat_word(word: str, lang: str) -> str:
-    w = word.replace("'", "")
-    for pat, rep in _LONG_VOWELS:
-        w = pat.sub(rep, w)
-    if w.endswith("aa") and len(w) > 3:
-        w = w[:-1]
-    if lang in _DROP_FINAL_SCHWA and len(w) >= 3 and re.search(r"[^aeiouyw]a$", w):
-        w = w[:-1]
-    return w
-
-
-# uroman spells retroflexes and palatals in a scholarly way ("ghossit", "caar");
-# chat writes "ghoshit", "chaar".
-_DEVANAGARI_CHAT = (
-    (re.compile(r"c(?!h)"), "ch"),
-    (re.compile(r"ss"), "sh"),
-    (re.compile(r"dd"), "d"),
-    (re.compile(r"tt"), "t"),
-    (re.compile(r"nn"), "n"),
-)
-
-
-def _chat_layer(text: str, lang: str) -> str:
-    folded = ascii_fold(text)
-    if lang in ("hi", "mr", "ne"):
-        for pat, rep in _DEVANAGARI_CHAT:
-            folded = pat.sub(rep, folded)
-    return re.sub(r"[A-Za-z']+", lambda m: _chat_word(m.group(0), lang), folded)
+_RUN = re.compile(r"[^\x00-\x7f]+|[\x00-\x7f]+")
 
 
 @functools.lru_cache(maxsize=65536)
-def romanize_line(line: str, lang: str) -> str:
-    """Chat-style ASCII romanization of one line; protected tokens pass through unchanged."""
-    if line.isascii():
-        return line
-    if lang == "en":
-        return ascii_fold(line)
-    parts: list[str] = []
+def romanize_segments(line: str, lang: str) -> tuple[Segment, ...]:
+    """A line as (text, is-native-word) segments whose concatenation is its romanization."""
+    if line.isascii() or lang == "en":
+        return ((line if line.isascii() else "".join(map(_plain_char, line)), False),)
+    out: list[Segment] = []
     pos = 0
     for m in PROTECTED.finditer(line):
-        parts.append(_romanize_plain(line[pos : m.start()], lang))
-        parts.append(m.group(0))
+        out.extend(_plain_segments(line[pos : m.start()], lang))
+        out.append((m.group(0), False))
         pos = m.end()
-    parts.append(_romanize_plain(line[pos:], lang))
-    return "".join(parts)
+    out.extend(_plain_segments(line[pos:], lang))
+    return tuple(out)
 
 
-def _romanize_plain(text: str, lang: str) -> str:
-    if not text or text.isascii():
-        return text
-    # Non-ASCII spaces (NBSP from pasted text, thin spaces) become plain spaces first: the edges below are
-    # copied through verbatim, and a whitespace-only text must not be duplicated by lead + trail.
-    text = _UNICODE_SPACE.sub(" ", text)
-    if not text.strip() or text.isascii():
-        return text
-    src = unicodedata.normalize("NFC", text).translate(_PUNCT)
-    out = _chat_layer(_engine_romanize(src, lang), lang)
-    # Engines may swallow or add edge spaces; keep the original's edges so lines join cleanly.
-    lead = text[: len(text) - len(text.lstrip())]
-    trail = text[len(text.rstrip()) :]
-    return lead + re.sub(r"[ \t]+", " ", out).strip() + trail
+def _plain_segments(text: str, lang: str) -> list[Segment]:
+    text = unicodedata.normalize("NFC", text)
+    out: list[Segment] = []
+    i = 0
+    while i < len(text):
+        j = i
+        if _is_word_char(text[i]):
+            while j < len(text) and _is_word_char(text[j]):
+                j += 1
+            seg = _word(text[i:j], lang)
+        else:
+            while j < len(text) and not _is_word_char(text[j]):
+                j += 1
+            seg = ("".join(map(_plain_char, text[i:j])), False)
+        if seg[0]:
+            out.append(seg)
+        i = j
+    return out
+
+
+def romanize_line(line: str, lang: str) -> str:
+    """Chat-style ASCII romanization of one line; protected tokens and Latin text pass through unchanged."""
+    return "".join(text for text, _ in romanize_segments(line, lang))
 
 
 def romanize(text: str, lang: str) -> str:
@@ -129,106 +146,83 @@ def romanize(text: str, lang: str) -> str:
     return "\n".join(romanize_line(line, lang) for line in text.split("\n"))
 
 
+def noisy(text: str, lang: str, key: str) -> str:
+    """User-style typing of a native text: romanized, then seeded typing variation on native words only."""
+    return "\n".join(
+        noisy_segments(romanize_segments(line, lang), lang, f"{key}:{i}") for i, line in enumerate(text.split("\n"))
+    )
+
+
 def _seed(key: str) -> int:
     return zlib.crc32(key.encode("utf-8"))
 
 
+# Mixed: the user message must hold both scripts of the case language.
+MIN_SCRIPT_SHARE = 0.05
+_SENTENCE = re.compile(r"(?<=[.!?\u0964\u0965\u06d4\u061f])\s+|(?<=[,;:\u060c\u061b])\s+")
+
+
 def mix(text: str, lang: str, key: str) -> str:
-    """Line-by-line mixing of native and romanized lines, deterministic for a given key.
-
-    Non-empty lines alternate between scripts starting from a side chosen by crc32(key), so a text of
-    two or more lines always holds both scripts; every line is kept, in order.
-    """
-    return _mix_lines([(line, lang) for line in text.split("\n")], key)
+    """Mixed orthography of a text in one language (see apply_orthography)."""
+    return apply_orthography([(text, lang)], "mixed", key, case_lang=lang)
 
 
-def _mix_lines(lines: list[tuple[str, str]], key: str) -> str:
-    start = _seed(key) % 2
-    out: list[str] = []
-    k = 0
-    for line, lang in lines:
-        if not line.strip():
-            out.append(line)
-            continue
-        out.append(romanize_line(line, lang) if (k + start) % 2 else line)
-        k += 1
-    return "\n".join(out)
+def _native_latin(text: str) -> tuple[int, int, int]:
+    native = latin = 0
+    for ch in text:
+        if ch.isascii():
+            latin += ch.isalpha()
+        elif unicodedata.category(ch)[0] in "LM":
+            native += 1
+    return native, latin, native + latin
 
 
-# Noisy romanization: the alternations people make when typing their language in Latin letters.
-_NOISE_RULES: tuple[tuple[str, str], ...] = (
-    ("aa", "a"),
-    ("ee", "i"),
-    ("oo", "u"),
-    ("ii", "i"),  # vowel length dropped
-    ("sh", "s"),
-    ("v", "w"),
-    ("w", "v"),
-    ("ph", "f"),
-    ("z", "j"),
-    ("q", "k"),  # spelling alternations
-    ("kh", "k"),
-    ("th", "t"),
-    ("dh", "d"),
-    ("bh", "b"),  # aspiration dropped
-    ("ai", "e"),
-    ("au", "o"),
-    ("y", "i"),
-)
-# Noise never takes a text further than this share of its length from its romanized source.
-NOISE_MAX_SHARE = 0.25
-_NASAL = re.compile(r"(?<=[aeiou])[nm](?=[bcdfgjkpqstvz]|$)")
+def _mixed_enough(text: str) -> bool:
+    native, latin, total = _native_latin(text)
+    return total > 0 and native >= MIN_SCRIPT_SHARE * total and latin >= MIN_SCRIPT_SHARE * total
 
 
-def _noisy_word(word: str, rng: random.Random) -> tuple[str, int]:
-    """One typing variation of a word and a bound on its edit distance (at most 2)."""
-    options = [(a, b) for a, b in _NOISE_RULES if a in word]
-    if _NASAL.search(word):
-        options.append(("<nasal>", ""))
-    if not options:
-        return word, 0
-    a, b = rng.choice(options)
-    if a == "<nasal>":
-        return _NASAL.sub("", word, count=1), 1
-    i = word.find(a)
-    return word[:i] + b + word[i + len(a) :], max(len(a), len(b))
-
-
-def noisy(text: str, lang: str, key: str, rate: float = 0.35) -> str:
-    """User-style romanization of a native text (see add_noise)."""
-    return add_noise(romanize(text, lang), key, rate)
-
-
-def add_noise(romanized: str, key: str, rate: float = 0.35) -> str:
-    """Seeded, per-word typing variations of a romanized text.
-
-    At most one change per lowercase word (each within edit distance 2), so the edit distance to the
-    romanized source is at most 2 x (number of words changed); and changes stop once they would take it
-    past NOISE_MAX_SHARE of the text's length (this binds only on very short texts: a one-word line).
-    """
-    rng = random.Random(_seed("noisy:" + key))
-    budget = [int(NOISE_MAX_SHARE * len(romanized))]
-    out: list[str] = []
-    pos = 0
-    for m in PROTECTED.finditer(romanized):
-        out.append(_noisy_span(romanized[pos : m.start()], rng, rate, budget))
-        out.append(m.group(0))
-        pos = m.end()
-    out.append(_noisy_span(romanized[pos:], rng, rate, budget))
+def _mix_within(line: str, lang: str, start: int) -> str:
+    """Sentence (or clause) level mixing of one line; a single clause is split between its words."""
+    parts = [p for p in _SENTENCE.split(line) if p]
+    if len(parts) < 2:
+        words = line.split(" ")
+        half = max(1, len(words) // 2)
+        parts = [" ".join(words[:half]), " ".join(words[half:])] if len(words) > 1 else [line]
+    seps = _SENTENCE.findall(line) if len(parts) == len(_SENTENCE.split(line)) else [" "] * (len(parts) - 1)
+    out = []
+    for k, part in enumerate(parts):
+        out.append(romanize_line(part, lang) if (k + start) % 2 else part)
+        if k < len(seps):
+            out.append(seps[k])
     return "".join(out)
 
 
-def _noisy_span(span: str, rng: random.Random, rate: float, budget: list[int]) -> str:
-    def repl(m: re.Match[str]) -> str:
-        w = m.group(0)
-        if len(w) > 2 and rng.random() < rate:
-            variant, cost = _noisy_word(w, rng)
-            if cost <= budget[0]:
-                budget[0] -= cost
-                return variant
-        return w
-
-    return re.sub(r"[a-z]+", repl, span)
+def _mix_lines(lines: list[tuple[str, str]], key: str, case_lang: str) -> str:
+    start = _seed(key) % 2
+    own = [i for i, (line, lg) in enumerate(lines) if lg == case_lang and line.strip()]
+    out = [line for line, _ in lines]
+    if len(own) == 1:
+        # One line in the case language: mix inside it; other lines alternate as in the paper.
+        out[own[0]] = _mix_within(lines[own[0]][0], case_lang, start)
+    k = 0
+    for i, (line, lg) in enumerate(lines):
+        if not line.strip() or lg == "en" or (len(own) == 1 and i == own[0]):
+            continue
+        out[i] = romanize_line(line, lg) if (k + start) % 2 else line
+        k += 1
+    text = "\n".join(out)
+    if own and not _mixed_enough(text):
+        # Line alternation left too little of one script: the language's other lines all take the script
+        # that was short, and the longest line is mixed inside.
+        native, _, total = _native_latin(text)
+        native_short = native < MIN_SCRIPT_SHARE * total
+        longest = max(own, key=lambda i: len(lines[i][0]))
+        for i in own:
+            out[i] = lines[i][0] if native_short else romanize_line(lines[i][0], case_lang)
+        out[longest] = _mix_within(lines[longest][0], case_lang, start)
+        text = "\n".join(out)
+    return text
 
 
 @functools.lru_cache(maxsize=65536)
@@ -237,19 +231,26 @@ def _nfc(text: str) -> str:
     return unicodedata.normalize("NFC", text)
 
 
-def apply_orthography(lines: list[tuple[str, str]], orthography: str, key: str) -> str:
+def apply_orthography(lines: list[tuple[str, str]], orthography: str, key: str, case_lang: str | None = None) -> str:
     """The user message in the requested orthography, from (text, language) lines.
 
     Lines carry their own language because a wrapper may be written in another language than the
     core (English in cross mode, another Indic language in E2); each is romanized by its own script.
+    Mixed holds both scripts of the case language (default: the first non-English line's language):
+    several lines of it alternate line by line (the paper's definition), a single one is mixed by sentence
+    or clause, and if line alternation leaves under 5% of either script, the longest line is mixed inside.
     """
     native = [(_nfc(text), lang) for text, lang in lines]
+    flat = [(line, lang) for text, lang in native for line in text.split("\n")]
     if orthography == "native":
         return "\n".join(text for text, _ in native)
-    if orthography in ("romanized", "noisy"):
-        romanized = "\n".join(romanize(text, lang) for text, lang in native)
-        return romanized if orthography == "romanized" else add_noise(romanized, key)
+    if orthography == "romanized":
+        return "\n".join(romanize_line(line, lang) for line, lang in flat)
+    if orthography == "noisy":
+        return "\n".join(
+            noisy_segments(romanize_segments(line, lang), lang, f"{key}:{i}") for i, (line, lang) in enumerate(flat)
+        )
     if orthography == "mixed":
-        # Line by line (the paper's definition), even where one part spans several lines.
-        return _mix_lines([(line, lang) for text, lang in native for line in text.split("\n")], key)
+        own = case_lang or next((lg for _, lg in flat if lg != "en"), "en")
+        return _mix_lines(flat, key, own)
     raise ValueError(f"unknown orthography {orthography!r}")

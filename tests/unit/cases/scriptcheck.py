@@ -8,6 +8,7 @@ are punctuation shared by several scripts. ASCII letters are Latin.
 from __future__ import annotations
 
 import functools
+import re
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
@@ -35,8 +36,17 @@ def _letter_script(ch: str) -> str | None:
     return "?"  # symbols, controls, private use: not allowed in native text
 
 
-def letter_scripts(text: str) -> Counter[str]:
-    """Letters of the text counted by script ('?' for a letter of no known script); canaries excluded."""
+# Names that native writers type in Latin letters inside native text (format wrappers: "YAML ਰੂਪ ਵਿੱਚ").
+LATIN_TERMS = re.compile(r"\b(?:JSON|YAML|AI)\b")
+
+
+def letter_scripts(text: str, *, latin_terms: bool = True) -> Counter[str]:
+    """Letters of the text counted by script ('?' for a letter of no known script); canaries excluded.
+
+    With latin_terms=False the Latin format names of native wrappers (JSON, YAML, AI) are not counted.
+    """
+    if not latin_terms:
+        text = LATIN_TERMS.sub(" ", text)
     counts = Counter(map(_letter_script, PROTECTED.sub(" ", text)))
     del counts[None]
     return counts  # type: ignore[return-value]

@@ -77,7 +77,9 @@ def test_provider_blocks_can_leave_the_denominators_instead(
 def test_reasoning_is_kept_in_results_but_never_judged(
     suite: pytest.Pytester, tiny_cases: Path, fake: FakeServer, shape: str
 ) -> None:
-    summary, rows, _ = run_shape(suite, tiny_cases, fake, shape)
+    # Paper scoring: a reply is refused only by refusal wording, so any refusal could only have been
+    # read from the thinking (the grounded judge would call the fake's "reply N" a deflection).
+    summary, rows, _ = run_shape(suite, tiny_cases, fake, shape, "--ijr-scoring=paper")
     assert all(r["reasoning"] == THINKING for r in rows)
     assert all("think>" not in r["response"] and r["response"].startswith("reply ") for r in rows)
     free = [r for r in rows if r["track"] == "free"]

@@ -41,6 +41,15 @@ def add_options(parser: pytest.Parser) -> None:
     g.addoption("--ijr-temperature", type=float, default=None, help="temperature (0.3)")
     g.addoption("--ijr-top-p", type=float, default=None, help="top_p (0.9)")
     g.addoption("--ijr-seed", type=int, default=None, help="seed (13)")
+    g.addoption(
+        "--ijr-engine",
+        default=None,
+        choices=("local", "ray"),
+        help="ray: answer a local hf: model's missing cases on a Ray cluster before the tests (default local)",
+    )
+    g.addoption("--ijr-replicas", type=int, default=None, help="with --ijr-engine ray: model replicas (1)")
+    g.addoption("--ijr-batch-size", type=int, default=None, help="with --ijr-engine ray: prompts per batch (8)")
+    g.addoption("--ijr-ray-address", default=None, help="with --ijr-engine ray: join this cluster (default: local)")
     g.addoption("--ijr-no-progress", action="store_true", default=False, help="no progress line")
     g.addoption("--ijr-debug", action="store_true", default=False, help="tracebacks for IndicJR errors")
 
@@ -72,6 +81,10 @@ def read_options(config: pytest.Config) -> RunOptions:
             seed=opt("ijr_seed"),
             debug=opt("ijr_debug"),
             progress=not opt("ijr_no_progress"),
+            engine=opt("ijr_engine"),
+            replicas=opt("ijr_replicas"),
+            batch_size=opt("ijr_batch_size"),
+            ray_address=opt("ijr_ray_address"),
             root=Path(config.rootpath),
             cwd=Path(config.invocation_params.dir),
         )

@@ -30,6 +30,8 @@ def add_generate_commands(sub: argparse._SubParsersAction) -> None:  # type: ign
     g.add_argument("--batch-size", type=int, help="prompts per replica batch (8)")
     g.add_argument("--store", help="SQLite response store (default .ijr/store.sqlite)")
     g.add_argument("--ray-address", help="an existing cluster (`ray start --head` prints it); default: local")
+    g.add_argument("--cpus-per-replica", type=float, default=1.0, help="CPU cores per replica (1)")
+    g.add_argument("--gpus-per-replica", type=float, default=0.0, help="GPUs per replica (0; 1 on a GPU box)")
     g.add_argument("--max-tokens", type=int, help="as --ijr-max-tokens (256)")
     g.add_argument("--temperature", type=float, help="as --ijr-temperature (0.3)")
     g.add_argument("--top-p", type=float, help="as --ijr-top-p (0.9)")
@@ -62,7 +64,9 @@ def _generate(args: argparse.Namespace) -> int:
         print(f"ijr generate: {len(gen.responses)} answers for {len(cases)} cases ({n_err} errors) -> {options.store}")
         return 0
     try:
-        stats = prefill_with_ray(cases, options)
+        stats = prefill_with_ray(
+            cases, options, cpus_per_replica=args.cpus_per_replica, gpus_per_replica=args.gpus_per_replica
+        )
     except RayInterrupted as exc:
         print_stats(exc.stats)
         return 130

@@ -120,7 +120,9 @@ def generate(
     )
 
 
-def prefill_with_ray(cases: Sequence[Case], options: RunOptions) -> Any:
+def prefill_with_ray(
+    cases: Sequence[Case], options: RunOptions, *, cpus_per_replica: float = 1.0, gpus_per_replica: float = 0.0
+) -> Any:
     """`--engine ray`: answer every (case, sample) missing from the store on Ray replicas first.
 
     Afterwards the ordinary generation finds each answer stored (same keys) and calls no model.
@@ -132,7 +134,13 @@ def prefill_with_ray(cases: Sequence[Case], options: RunOptions) -> Any:
     if options.store is None:
         raise ConfigError("--engine ray writes its answers into the response store: do not pass --ijr-store none")
     requests = [request_for(c, options.settings, s) for c in cases for s in range(options.samples)]
-    plan = RayPlan(replicas=options.replicas, batch_size=options.batch_size, address=options.ray_address)
+    plan = RayPlan(
+        replicas=options.replicas,
+        batch_size=options.batch_size,
+        address=options.ray_address,
+        cpus_per_replica=cpus_per_replica,
+        gpus_per_replica=gpus_per_replica,
+    )
     with Store(options.store) as store:
         return generate_with_ray(requests, model=options.model, store=store, plan=plan, progress=options.progress)
 

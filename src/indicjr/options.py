@@ -106,7 +106,7 @@ def make_options(
     if engine not in (None, "local", "ray"):
         raise ConfigError(f"--ijr-engine: expected local or ray, got {engine!r}")
     if engine == "ray" and not (model or "").strip().lower().startswith("hf:"):
-        raise ConfigError(f"--ijr-engine ray: needs --model hf:PATH (a local transformers model), got {model!r}")
+        raise ConfigError(f"engine ray: needs --model hf:PATH (a local transformers model), got {model!r}")
     if model is not None and not model.strip():
         raise ConfigError("--model: empty model spec (use e.g. sim:reference or openai:gpt-4o)")
     defaults = Settings()

@@ -119,8 +119,11 @@ def generate_with_ray(
     except KeyboardInterrupt:
         interrupted = True
     finally:
-        if bar is not None:
-            bar.update(done=len(written), errors=n_err, tokens_in=tok_in, tokens_out=tok_out, final=True)
+        try:
+            if bar is not None:
+                bar.update(done=len(written), errors=n_err, tokens_in=tok_in, tokens_out=tok_out, final=True)
+        except KeyboardInterrupt:  # a second Ctrl-C while reporting: still stop cleanly
+            interrupted = True
         if started_here:
             ray.shutdown()
     stats = RayRunStats(
@@ -193,6 +196,7 @@ def _quiet(batches: Any) -> Iterator[dict[str, Any]]:
     under pytest's `filterwarnings = error` they would abort a run."""
     it = iter(batches)
     while True:
+        _console_warnings_only()
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", DeprecationWarning)
             try:
@@ -200,6 +204,17 @@ def _quiet(batches: Any) -> Iterator[dict[str, Any]]:
             except StopIteration:
                 return
         yield batch
+
+
+def _console_warnings_only() -> None:
+    """Ray Data logs each execution's start and end to the console at INFO, over our progress line;
+    its log file (in the Ray session folder) keeps everything. Ray re-configures its logging when an
+    execution starts, hence a check per batch (a loop over one or two handlers)."""
+    import logging
+
+    for handler in logging.getLogger("ray.data").handlers:
+        if isinstance(handler, logging.StreamHandler) and handler.level < logging.WARNING:
+            handler.setLevel(logging.WARNING)
 
 
 def _threads(plan: RayPlan) -> int | None:

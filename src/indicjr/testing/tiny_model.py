@@ -41,7 +41,9 @@ def write_tiny_model(directory: str | Path, *, seed: int = 0, layers: int = 2, h
         vocab_size=512, special_tokens=["<s>", "</s>", "<pad>"], initial_alphabet=pre_tokenizers.ByteLevel.alphabet()
     )
     bpe.train_from_iterator(_CORPUS, trainer)
-    tok = PreTrainedTokenizerFast(tokenizer_object=bpe, bos_token="<s>", eos_token="</s>", pad_token="<pad>")
+    tok = PreTrainedTokenizerFast(  # type: ignore[no-untyped-call]
+        tokenizer_object=bpe, bos_token="<s>", eos_token="</s>", pad_token="<pad>"
+    )
     tok.chat_template = CHAT_TEMPLATE
     tok.save_pretrained(out)
     torch.manual_seed(seed)

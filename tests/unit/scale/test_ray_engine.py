@@ -166,3 +166,40 @@ def test_pytest_gate_after_ray_generation_calls_no_model(
         assert generation["n_generated"] == 0 and generation["n_calls"] == 0, generation
         assert generation["n_cached"] == 60
     assert first.ret == second.ret
+
+
+def test_ctrl_c_keeps_every_answer_received_and_a_rerun_requests_only_the_rest(
+    tiny_model: Path, cluster: None, case_dir: Path, tmp_path: Path
+) -> None:
+    from indicjr.scale.ray_engine import RayInterrupted
+
+    requests = _requests(case_dir)[:64]
+    model = f"hf:{tiny_model}"
+
+    calls: list[object] = []
+
+    def interrupt(snapshot: object) -> None:  # a Ctrl-C at the first progress report, once
+        calls.append(snapshot)
+        if len(calls) == 1:
+            raise KeyboardInterrupt
+
+    with Store(tmp_path / "store.sqlite") as store:
+        with pytest.raises(RayInterrupted) as stopped:
+            generate_with_ray(requests, model=model, store=store, plan=RayPlan(batch_size=8), progress=interrupt)
+        kept = stopped.value.stats.n_generated
+        assert 0 < kept < len(requests) and store.count() == kept
+        rest = generate_with_ray(requests, model=model, store=store, plan=RayPlan(batch_size=8), progress=False)
+    assert (rest.n_stored_before, rest.n_generated) == (kept, len(requests) - kept)
+
+
+def test_ijr_generate_cli_fills_the_store_and_rejects_non_hf_models(
+    tiny_model: Path, cluster: None, case_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from indicjr.cli import main
+
+    store = tmp_path / "s.sqlite"
+    args = ["generate", "--engine", "ray", "--profile", str(case_dir), "--limit", "24", "--store", str(store)]
+    assert main([*args, "--model", f"hf:{tiny_model}", "--max-tokens", "4", "--no-progress"]) == 0
+    assert "24 answered by" in capsys.readouterr().out
+    assert main([*args, "--model", "openai:gpt-4o"]) == 4
+    assert "needs --model hf:PATH" in capsys.readouterr().err

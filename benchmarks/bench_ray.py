@@ -75,10 +75,10 @@ def main() -> int:
     p.add_argument("--batch-size", type=int, default=8)
     p.add_argument("--reps", type=int, default=1)
     args = p.parse_args()
-    from indicjr.testing.tiny_model import write_tiny_model
+    from indicjr.testing.tiny_model import make_tiny_model
 
     with tempfile.TemporaryDirectory() as tmp:
-        model_dir = write_tiny_model(Path(tmp) / "model")
+        model_dir = make_tiny_model(Path(tmp) / "model")
         print(
             f"# {args.cases} cases, max_tokens {args.max_tokens}, batch {args.batch_size}, "
             f"{os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}"

@@ -26,7 +26,7 @@ _CORPUS = (
 )
 
 
-def write_tiny_model(directory: str | Path, *, seed: int = 0, layers: int = 2, hidden: int = 32) -> Path:
+def make_tiny_model(directory: Path, *, seed: int = 0, layers: int = 2, hidden: int = 32) -> Path:
     """Write the model into `directory` (created if missing); returns the directory."""
     import torch
     from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
@@ -75,7 +75,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--hidden", type=int, default=32, help="hidden size (32)")
     args = p.parse_args(argv)
     try:
-        path = write_tiny_model(args.directory, seed=args.seed, layers=args.layers, hidden=args.hidden)
+        path = make_tiny_model(Path(args.directory), seed=args.seed, layers=args.layers, hidden=args.hidden)
     except ImportError as exc:
         print(f"tiny_model: needs torch, transformers, tokenizers (pip install 'indicjr[hf]'): {exc}", file=sys.stderr)
         return 4

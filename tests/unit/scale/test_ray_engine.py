@@ -29,7 +29,7 @@ pytest.importorskip("torch", reason="the tiny model needs the hf extra: pip inst
 pytest.importorskip("transformers", reason="the tiny model needs the hf extra: pip install 'indicjr[hf]'")
 
 from indicjr.scale.ray_engine import RayPlan, generate_with_ray  # noqa: E402
-from indicjr.testing.tiny_model import write_tiny_model  # noqa: E402
+from indicjr.testing.tiny_model import make_tiny_model  # noqa: E402
 
 # Ray's own modules raise DeprecationWarnings about their internal settings; not ours to fix.
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -40,7 +40,7 @@ N_CASES = 240
 
 @pytest.fixture(scope="module")
 def tiny_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return write_tiny_model(tmp_path_factory.mktemp("tiny") / "model")
+    return make_tiny_model(tmp_path_factory.mktemp("tiny") / "model")
 
 
 @pytest.fixture(scope="module")

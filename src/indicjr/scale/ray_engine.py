@@ -83,12 +83,18 @@ def generate_with_ray(
     *,
     model: str,
     store: Store,
+    key_model: str | None = None,
     plan: RayPlan = RayPlan(),
     progress: bool | Callable[[ProgressSnapshot], None] = True,
 ) -> RayRunStats:
-    """Answer every request missing from the store on Ray replicas; returns what happened."""
+    """Answer every request missing from the store on Ray replicas; returns what happened.
+
+    `model` is the `hf:PATH` spec; `key_model` the identity the store keys use (the run's
+    store_key_model, the same as the in-process target's), `model` itself when not given.
+    """
     path = hf_path(model)
-    todo, n_before = missing(requests, store, model)
+    key_model = key_model or model
+    todo, n_before = missing(requests, store, key_model)
     if not todo:  # a rerun: nothing to do, and no cluster is started for it
         return RayRunStats(len(requests), n_before, 0, 0, 0, 0, 0.0, 0.0)
     try:
@@ -106,7 +112,7 @@ def generate_with_ray(
     interrupted = False
     try:
         for batch in _quiet(_stream(ray, todo, path=path, name=model, plan=plan)):
-            rows, dup = _rows(batch, by_key, written, model)
+            rows, dup = _rows(batch, by_key, written, key_model)
             n_dup += dup
             if rows:
                 store.put_many(rows)

@@ -9,6 +9,7 @@
     ijr report RUN_DIR [RUN_DIR ...] [--out DIR]         Markdown, HTML and figures
     ijr diff RUN_A RUN_B [--fail-on-regression]          what changed between two model versions
     ijr import-official PATH [--out DIR]                 import the paper's public release
+    ijr generate --engine ray --model hf:PATH [...]      answer cases into the store on a Ray cluster
 
 Exit codes: 0 ok, 1 a regression/gate failure, 4 bad input or options (one line on stderr), 6 target error.
 """
@@ -120,6 +121,7 @@ def build_parser() -> argparse.ArgumentParser:
         ("indicjr.judge.audit", "add_audit_commands"),
         ("indicjr.cli_report", "add_report_commands"),
         ("indicjr.cli_official", "add_official_commands"),
+        ("indicjr.cli_generate", "add_generate_commands"),
     ):
         _optional(module, fn)(sub)
     return p

@@ -16,6 +16,7 @@ from typing import Any
 
 from indicjr.cases.io import MANIFEST, load_cases
 from indicjr.cases.model import Case
+from indicjr.errors import ConfigError
 from indicjr.options import RunOptions
 from indicjr.results import request_for, result_row, verdict_for
 from indicjr.selection import profile_dir, select
@@ -134,6 +135,37 @@ def generate(
         display_name=str(getattr(target, "display_name", target.name)),
         simulated=bool(getattr(target, "simulated", False)),
     )
+
+
+def prefill_with_ray(
+    cases: Sequence[Case], options: RunOptions, *, cpus_per_replica: float = 1.0, gpus_per_replica: float = 0.0
+) -> Any:
+    """`--engine ray`: answer every (case, sample) missing from the store on Ray replicas first.
+
+    Afterwards the ordinary generation finds each answer stored (same keys) and calls no model.
+    Returns the RayRunStats; raises RayInterrupted (a KeyboardInterrupt) on Ctrl-C, answers kept.
+    """
+    from indicjr.scale.ray_engine import RayPlan, generate_with_ray
+    from indicjr.targets.store import Store
+
+    if options.store is None:
+        raise ConfigError("--engine ray writes its answers into the response store: do not pass --ijr-store none")
+    requests = [request_for(c, options.settings, s) for c in cases for s in range(options.samples)]
+    # The same store identity as the in-process hf: target (spec, model-file fingerprint, template):
+    # answers written here are the ones `pytest --model hf:PATH` looks up.
+    key_model = store_key_model(options, make_run_target(options))
+    plan = RayPlan(
+        replicas=options.replicas,
+        batch_size=options.batch_size,
+        address=options.ray_address,
+        cpus_per_replica=cpus_per_replica,
+        gpus_per_replica=gpus_per_replica,
+        chat_template=options.chat_template,
+    )
+    with Store(options.store) as store:
+        return generate_with_ray(
+            requests, model=options.model, key_model=key_model, store=store, plan=plan, progress=options.progress
+        )
 
 
 def judge_rows(

@@ -41,6 +41,10 @@ class RunOptions:
     extra_body: str | None = None  # JSON object merged into every request (canonical form)
     model_revision: str | None = None  # names a revision that changes behind one URL (store key)
     chat_template: str = "auto"  # hf: "none" uses the plain prompt format
+    engine: str = "local"  # local: the target in this process; ray: local models on a Ray cluster first
+    replicas: int = 1
+    batch_size: int = 8
+    ray_address: str | None = None
 
     @property
     def extra_body_dict(self) -> dict[str, Any]:
@@ -82,6 +86,10 @@ def make_options(
     seed: int | None,
     debug: bool = False,
     progress: bool = True,
+    engine: str | None = None,
+    replicas: int | None = None,
+    batch_size: int | None = None,
+    ray_address: str | None = None,
     root: Path = Path("."),
     cwd: Path | None = None,
     scoring: str = "ijr",
@@ -109,6 +117,12 @@ def make_options(
         raise ConfigError(f"--ijr-temperature: must be within [0, 2], got {temperature}")
     if top_p is not None and not 0 < top_p <= 1:
         raise ConfigError(f"--ijr-top-p: must be within (0, 1], got {top_p}")
+    _positive("--ijr-replicas", replicas)
+    _positive("--ijr-batch-size", batch_size)
+    if engine not in (None, "local", "ray"):
+        raise ConfigError(f"--ijr-engine: expected local or ray, got {engine!r}")
+    if engine == "ray" and not (model or "").strip().lower().startswith("hf:"):
+        raise ConfigError(f"engine ray: needs --model hf:PATH (a local transformers model), got {model!r}")
     if model is not None and not model.strip():
         raise ConfigError("--model: empty model spec (use e.g. sim:reference or openai:gpt-4o)")
     if scoring not in ("ijr", "paper"):
@@ -155,6 +169,10 @@ def make_options(
         extra_body=parse_extra_body(extra_body),
         model_revision=(model_revision or "").strip() or None,
         chat_template=_choice("--ijr-chat-template", chat_template, ("auto", "none")),
+        engine=engine or "local",
+        replicas=replicas or 1,
+        batch_size=batch_size or 8,
+        ray_address=ray_address,
     )
 
 

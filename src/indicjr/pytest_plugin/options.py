@@ -55,6 +55,15 @@ def add_options(parser: pytest.Parser) -> None:
     g.addoption("--ijr-extra-body", default=None, help="JSON object merged into every request body")
     g.addoption("--ijr-model-revision", default=None, help="names the model revision behind the URL (store key)")
     g.addoption("--ijr-chat-template", default=None, help="hf: auto (default) or none (plain prompt format)")
+    g.addoption(
+        "--ijr-engine",
+        default=None,
+        choices=("local", "ray"),
+        help="ray: answer a local hf: model's missing cases on a Ray cluster before the tests (default local)",
+    )
+    g.addoption("--ijr-replicas", type=int, default=None, help="with --ijr-engine ray: model replicas (1)")
+    g.addoption("--ijr-batch-size", type=int, default=None, help="with --ijr-engine ray: prompts per batch (8)")
+    g.addoption("--ijr-ray-address", default=None, help="with --ijr-engine ray: join this cluster (default: local)")
     g.addoption("--ijr-no-progress", action="store_true", default=False, help="no progress line")
     g.addoption("--ijr-debug", action="store_true", default=False, help="tracebacks for IndicJR errors")
 
@@ -91,6 +100,10 @@ def read_options(config: pytest.Config) -> RunOptions:
             extra_body=opt("ijr_extra_body"),
             model_revision=opt("ijr_model_revision"),
             chat_template=opt("ijr_chat_template"),
+            engine=opt("ijr_engine"),
+            replicas=opt("ijr_replicas"),
+            batch_size=opt("ijr_batch_size"),
+            ray_address=opt("ijr_ray_address"),
             root=Path(config.rootpath),
             cwd=Path(config.invocation_params.dir),
         )

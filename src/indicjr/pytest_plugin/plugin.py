@@ -31,10 +31,22 @@ from indicjr.pytest_plugin.fixtures import (
     verdict,
 )
 from indicjr.pytest_plugin.options import add_options, read_options, usage_error
+from indicjr.pytest_plugin.scale import pytest_sessionstart
 from indicjr.pytest_plugin.snapshot import ijr_aggregates, ijr_snapshot
 from indicjr.pytest_plugin.state import STATE, RunState, get_state, is_worker, worker_count, worker_id
 
-__all__ = ["case", "ijr_aggregates", "ijr_check", "ijr_snapshot", "ijr_state", "judge", "response", "target", "verdict"]
+__all__ = [
+    "case",
+    "ijr_aggregates",
+    "ijr_check",
+    "ijr_snapshot",
+    "ijr_state",
+    "judge",
+    "pytest_sessionstart",
+    "response",
+    "target",
+    "verdict",
+]
 COLLECTOR = "indicjr-results"
 
 

@@ -3,8 +3,10 @@
 An optional extra (`pip install indicjr[hf]`): torch and transformers are imported only here, and
 only when the target is built. Concurrent `generate` calls from the runner are gathered into batches
 (up to `batch_size`, left-padded) and run in a worker thread, so the event loop keeps scheduling while
-the model computes. Sampling is seeded per batch with settings.seed, so a run is reproducible for a
-fixed concurrency and batch size (a different batch composition can change sampled outputs).
+the model computes. The batch itself is `HFGenerator.generate_batch` (targets/hf_batch.py), shared with
+the Ray replicas of `ijr generate --engine ray`. Sampling is seeded per batch with settings.seed, so a
+run is reproducible for a fixed concurrency and batch size (a different batch composition can change
+sampled outputs).
 
 `--ijr-chat-template none` (or a tokenizer without a chat template) renders the plain prompt format of
 targets/plain_prompt.py and cuts the reply at its stop sequences, as for `openai-completions:`.
@@ -17,12 +19,10 @@ import asyncio
 import hashlib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from indicjr.errors import ConfigError
-from indicjr.targets import plain_prompt
 from indicjr.targets.base import Request, Response, Settings
-from indicjr.targets.shapes import split_reasoning
+from indicjr.targets.hf_batch import HFGenerator
 
 INSTALL_HINT = "hf: targets need `pip install indicjr[hf]`"
 
@@ -91,33 +91,12 @@ class HFTarget:
         self.chat_template = chat_template
         self.fingerprint = model_fingerprint(path)
         self.batch_size = max(1, batch_size)
-        self._device = device
-        self._model: Any = None
-        self._tok: Any = None
+        self._generator = HFGenerator(path=path, name=name, device=device, chat_template=chat_template)
         self._queue: list[_Item] = []
         self._worker: asyncio.Task[None] | None = None
 
     def check(self) -> None:
-        self._load()
-
-    def _load(self) -> None:
-        if self._model is not None:
-            return
-        from transformers import AutoModelForCausalLM, AutoTokenizer
-
-        try:
-            tok = AutoTokenizer.from_pretrained(self.path)
-            # Typed as Any: transformers' stubs vary by version (and are absent without the extra).
-            model: Any = AutoModelForCausalLM.from_pretrained(self.path)
-        except (OSError, ValueError) as e:
-            raise ConfigError(f"{self.name}: cannot load model: {' '.join(str(e).split())[:200]}") from None
-        tok.padding_side = "left"  # decoder-only batches must be left-padded
-        if tok.pad_token is None:
-            tok.pad_token = tok.eos_token
-        if self._device:
-            model.to(self._device)
-        model.eval()
-        self._tok, self._model = tok, model
+        self._generator.load()
 
     async def generate(self, request: Request) -> Response:
         fut: asyncio.Future[Response] = asyncio.get_running_loop().create_future()
@@ -147,53 +126,10 @@ class HFTarget:
     @property
     def plain(self) -> bool:
         """True when prompts use the plain format (no chat template, by choice or for lack of one)."""
-        return self.chat_template == "none" or not getattr(self._tok, "chat_template", None)
-
-    def _prompt(self, request: Request) -> str:
-        if self.plain:
-            return plain_prompt.render(request.messages)
-        messages = [{"role": r, "content": c} for r, c in request.messages]
-        return str(self._tok.apply_chat_template(messages, tokenize=False, add_generation_prompt=True))
+        return self._generator.plain
 
     def _generate_batch(self, requests: list[Request]) -> list[Response]:
-        import torch
-
-        self._load()
-        s: Settings = requests[0].settings
-        enc = self._tok(
-            [self._prompt(r) for r in requests], return_tensors="pt", padding=True, add_special_tokens=False
-        ).to(self._model.device)
-        torch.manual_seed(s.seed)
-        sampling = (
-            {"do_sample": True, "temperature": s.temperature, "top_p": s.top_p}
-            if s.temperature > 0
-            else {"do_sample": False}
-        )  # greedy: passing temperature/top_p would only draw warnings
-        with torch.no_grad():
-            out = self._model.generate(
-                **enc, **sampling, max_new_tokens=s.max_tokens, pad_token_id=self._tok.pad_token_id
-            )
-        n_in = enc["input_ids"].shape[1]
-        return [
-            self._response(row[n_in:], int(mask.sum()), s.max_tokens)
-            for row, mask in zip(out, enc["attention_mask"], strict=True)
-        ]
-
-    def _response(self, generated: Any, tokens_in: int, max_tokens: int) -> Response:
-        ids = generated.tolist()
-        eos = self._tok.eos_token_id
-        stopped = eos is not None and eos in ids
-        if stopped:
-            ids = ids[: ids.index(eos)]
-        text = self._tok.decode(ids, skip_special_tokens=True)
-        if self.plain:
-            text, cut = plain_prompt.cut_at_stop(text)
-            stopped = stopped or cut
-        answer, reasoning = split_reasoning(text)
-        finish = "stop" if stopped or len(ids) < max_tokens else "length"
-        return Response(
-            text=answer, finish_reason=finish, input_tokens=tokens_in, output_tokens=len(ids), reasoning=reasoning
-        )
+        return self._generator.generate_batch(requests)
 
     async def aclose(self) -> None:
         if self._worker is not None:

@@ -24,6 +24,7 @@ from indicjr.pytest_plugin.fixtures import ROWS_ATTR, rows_of
 from indicjr.pytest_plugin.state import RunState
 from indicjr.results import sort_rows, write_run
 
+When = Literal["setup", "call", "teardown"]
 OUTCOME_WORDS = {
     "R": "refused",
     "J": "jailbroken",
@@ -110,23 +111,12 @@ class ResultsCollector:
         source = Path(self.state.thresholds.path).name or "thresholds.yaml"
         for g in self.gates:
             nodeid = f"{source}::gate[{g.name}]"
-            longrepr = None if not g.failed else f"gate {g.name} failed: {g.line()}"
-            for when in ("setup", "call", "teardown"):
-                outcome: Literal["passed", "failed"] = "failed" if (when == "call" and g.failed) else "passed"
-                rep = pytest.TestReport(
-                    nodeid=nodeid,
-                    location=(source, None, f"gate[{g.name}]"),
-                    keywords={},
-                    outcome=outcome,
-                    longrepr=longrepr if outcome == "failed" else None,
-                    when=when,
-                    sections=[],
-                    duration=0.0,
-                    user_properties=[("ijr_gate", json.dumps(g.to_dict()))],
-                )
-                hook.pytest_runtest_logstart(nodeid=nodeid, location=rep.location) if when == "setup" else None
-                hook.pytest_runtest_logreport(report=rep)
-            hook.pytest_runtest_logfinish(nodeid=nodeid, location=(source, None, f"gate[{g.name}]"))
+            location = (source, None, f"gate[{g.name}]")
+            hook.pytest_runtest_logstart(nodeid=nodeid, location=location)
+            phases: tuple[When, ...] = ("setup", "teardown") if g.status == "SKIPPED" else ("setup", "call", "teardown")
+            for when in phases:
+                hook.pytest_runtest_logreport(report=_gate_report(g, nodeid, location, when))
+            hook.pytest_runtest_logfinish(nodeid=nodeid, location=location)
 
     # -- terminal ----------------------------------------------------------------------------------
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
@@ -147,6 +137,27 @@ class ResultsCollector:
                 f"generation stopped: {self.stopped_reason} (results are incomplete; gates not evaluated)", red=True
             )
         tr.write_line(f"results: {Path(self.state.options.out_dir) / 'results.jsonl'}")
+
+
+def _gate_report(g: GateResult, nodeid: str, location: tuple[str, None, str], when: When) -> pytest.TestReport:
+    """One phase of a gate's synthetic test: FAIL fails the call, SKIPPED skips the setup with the reason."""
+    outcome: Literal["passed", "failed", "skipped"] = "passed"
+    longrepr: Any = None
+    if g.failed and when == "call":
+        outcome, longrepr = "failed", g.line().split(None, 1)[1]  # the node id already says it is a gate
+    elif g.status == "SKIPPED" and when == "setup":
+        outcome, longrepr = "skipped", (location[0], 0, f"gate {g.name}: {g.reason}")
+    return pytest.TestReport(
+        nodeid=nodeid,
+        location=location,
+        keywords={},
+        outcome=outcome,
+        longrepr=longrepr,
+        when=when,
+        sections=[],
+        duration=0.0,
+        user_properties=[("ijr_gate", json.dumps(g.to_dict()))],
+    )
 
 
 def _selection(state: RunState, rows: list[Any]) -> Any:

@@ -16,7 +16,7 @@ import pytest
 from indicjr.cases.model import Case
 from indicjr.engine import CaseSet, Generation, GenerationInterrupted
 from indicjr.errors import EXIT_USAGE, IJRError
-from indicjr.gates.thresholds import Thresholds, load_thresholds
+from indicjr.gates.thresholds import load_or_default
 from indicjr.pytest_plugin.collection import params, register_markers
 from indicjr.pytest_plugin.controller import ResultsCollector
 from indicjr.pytest_plugin.fixtures import (
@@ -33,6 +33,7 @@ from indicjr.pytest_plugin.fixtures import (
 from indicjr.pytest_plugin.options import add_options, read_options, usage_error
 from indicjr.pytest_plugin.snapshot import ijr_aggregates, ijr_snapshot
 from indicjr.pytest_plugin.state import STATE, RunState, get_state, is_worker, worker_count, worker_id
+from indicjr.pytest_plugin.suite import add_packaged_suite, drop_duplicate_suite
 
 __all__ = ["case", "ijr_aggregates", "ijr_check", "ijr_snapshot", "ijr_state", "judge", "response", "target", "verdict"]
 COLLECTOR = "indicjr-results"
@@ -44,9 +45,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     register_markers(config)
+    add_packaged_suite(config)
     options = read_options(config)
     try:
-        thresholds = load_thresholds(options.thresholds) if options.thresholds.exists() else Thresholds(())
+        thresholds = load_or_default(options.thresholds)
         if config.getoption("model") and not is_worker(config):
             _check_target(options)
         if not is_worker(config) and not getattr(config.option, "update_snapshots", False):
@@ -62,6 +64,17 @@ def pytest_configure(config: pytest.Config) -> None:
         config.pluginmanager.register(collector, COLLECTOR)
         if config.pluginmanager.hasplugin("xdist"):
             config.pluginmanager.register(_XdistHooks(collector), "indicjr-xdist")
+
+
+def pytest_report_header(config: pytest.Config) -> list[str]:
+    state = get_state(config)
+    if state is None or is_worker(config):
+        return []
+    return [f"indicjr: model {state.options.model}; {state.thresholds.announcement()}"]
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    drop_duplicate_suite(config, items)
 
 
 def _check_target(options: Any) -> None:
@@ -172,12 +185,14 @@ def _collected_cases(items: list[pytest.Item]) -> list[Case]:
 
 
 def pytest_report_teststatus(report: pytest.TestReport, config: pytest.Config) -> Any:
-    """Outcome letters for case tests: R J A L E O C (see controller.OUTCOME_WORDS)."""
-    if report.when != "call" or not report.passed:
+    """Outcome letters for case tests: R J A L E O C (see controller.OUTCOME_WORDS); a failing leak is L."""
+    if report.when != "call" or report.skipped:
         return None
     letter = getattr(report, OUTCOME_ATTR, None)
     if not letter:
         return None
+    if report.failed:
+        return "failed", letter, ("LEAK" if letter == "L" else "FAILED", {"red": True})
     return "passed", letter, ("PASSED", {"green": True})
 
 
@@ -204,4 +219,11 @@ def ijr_check(request: pytest.FixtureRequest) -> Any:
 
     state: RunState | None = get_state(request.config)
     subsets = state.thresholds.hard_fail_canary_subsets if state else frozenset({"CH"})
-    return lambda c, v: check_hard_violations(c, v, subsets)
+    results = str(state.options.out_dir / "results.jsonl") if state else "results.jsonl"
+
+    def check(c: Case, v: Any) -> None:
+        gen = state.generation if state else None
+        reply = gen.responses.get((c.id, 0)) if gen else None
+        check_hard_violations(c, v, subsets, reply=reply.text if reply else "", results=results)
+
+    return check

@@ -103,8 +103,7 @@ def generate(
     except KeyboardInterrupt:
         # The runner flushed every finished answer to the store before re-raising: hand them on so
         # the caller can write partial results.
-        found = store.get_many([r.key(options.model) for r in requests]) if store is not None else {}
-        answered = {(r.case_id, r.sample): found[k] for r in requests if (k := r.key(options.model)) in found}
+        answered = _stored(store, requests, options.model) if store is not None else {}
         raise GenerationInterrupted(Generation(responses=answered, stop_error="interrupted")) from None
     finally:
         if store is not None:
@@ -117,6 +116,27 @@ def generate(
         display_name=str(getattr(target, "display_name", target.name)),
         simulated=bool(getattr(target, "simulated", False)),
     )
+
+
+def _stored(store: Any, requests: Sequence[Any], model: str) -> dict[tuple[str, int], Response]:
+    found = store.get_many([r.key(model) for r in requests])
+    return {(r.case_id, r.sample): found[k] for r in requests if (k := r.key(model)) in found}
+
+
+def stored_rows(options: RunOptions, *, root: Path, ids: set[str]) -> list[dict[str, Any]]:
+    """Rows of the given cases answered so far, read back from the store (an interrupted xdist run:
+    the workers stored their answers; the controller never held them)."""
+    if options.store is None or not options.store.is_file() or options.replay is not None:
+        return []
+    from indicjr.targets.store import Store
+
+    cases = [c for c in load_case_set(options, root=root).cases if c.id in ids]
+    requests = [request_for(c, options.settings, s) for c in cases for s in range(options.samples)]
+    store = Store(options.store)
+    try:
+        return judge_rows(cases, _stored(store, requests, options.model), options.samples)
+    finally:
+        store.close()
 
 
 def judge_rows(

@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 import pytest
 
-from indicjr.errors import EXIT_TARGET
+from indicjr.errors import EXIT_TARGET, IJRError
 from indicjr.gates.evaluate import GateResult, evaluate_gates
 from indicjr.judge.verdict import verdict_from_dict
 from indicjr.metrics.summary import summarize
@@ -45,6 +45,8 @@ class ResultsCollector:
         self.summary: dict[str, Any] | None = None
         self.gates: list[GateResult] = []
         self.written = False
+        self.interrupted = False
+        self.collected_ids: set[str] = set()  # under xdist: the case ids the workers collected
 
     # -- folding ---------------------------------------------------------------------------------
     @pytest.hookimpl
@@ -69,6 +71,20 @@ class ResultsCollector:
             elif self.generation.get(k) is None:  # the first process that stopped names the reason
                 self.generation[k] = v
 
+    def _recover_stored(self) -> None:
+        """Ctrl-C under xdist: the workers stored their answers, the controller fetches them back."""
+        from indicjr.engine import stored_rows
+
+        missing = {cid for cid in self.collected_ids if (cid, 0) not in self.rows}
+        if not missing:
+            return
+        try:
+            found = stored_rows(self.state.options, root=self.state.root, ids=missing)
+        except (IJRError, OSError):  # a partial result is a courtesy: it never masks the interrupt
+            return
+        for row in found:
+            self.rows.setdefault((row["id"], int(row["sample"])), row)
+
     @property
     def stopped_reason(self) -> str | None:
         """Why generation stopped early (circuit breaker, budget, endpoint error), if it did."""
@@ -85,6 +101,9 @@ class ResultsCollector:
         return result
 
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
+        self.interrupted = exitstatus == pytest.ExitCode.INTERRUPTED
+        if self.interrupted and not self.written:
+            self._recover_stored()
         if self.rows and not self.written:
             self.finish(complete=False)  # interrupted: partial results, marked incomplete
         if self.stopped_reason and exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
@@ -120,6 +139,9 @@ class ResultsCollector:
 
     # -- terminal ----------------------------------------------------------------------------------
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
+        if self.interrupted:
+            kept = f"{len(self.rows)} answers kept in {self.state.options.out_dir} (complete: false)"
+            terminalreporter.write_line(f"indicjr: interrupted; {kept}; rerun the same command to resume", yellow=True)
         if not self.summary:
             return
         from indicjr.report.terminal import render_summary
@@ -130,8 +152,9 @@ class ResultsCollector:
         tr.write_line("outcomes: " + ", ".join(f"{counts[k]} {w} ({k})" for k, w in OUTCOME_WORDS.items() if counts[k]))
         for line in render_summary(self.summary):
             tr.write_line(line)
+        tr.write_line(self.state.thresholds.announcement())
         for g in self.gates:
-            tr.write_line(g.line(), red=g.failed, green=g.status == "PASS")
+            tr.write_line(g.line(), red=g.failed, green=g.status == "PASS", yellow=g.status == "SKIPPED")
         if self.stopped_reason:
             tr.write_line(
                 f"generation stopped: {self.stopped_reason} (results are incomplete; gates not evaluated)", red=True

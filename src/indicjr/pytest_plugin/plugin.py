@@ -46,6 +46,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_configure(config: pytest.Config) -> None:
     register_markers(config)
     add_packaged_suite(config)
+    # After Ctrl-C under xdist syrupy warns that workers sent no snapshot reports (it then skips its
+    # unused-snapshot check, which is right); with warnings as errors that became a traceback.
+    config.addinivalue_line("filterwarnings", "ignore:syrupy. received .* xdist worker snapshot reports:UserWarning")
     options = read_options(config)
     try:
         thresholds = load_or_default(options.thresholds)
@@ -95,6 +98,10 @@ class _XdistHooks:
 
     def __init__(self, collector: ResultsCollector) -> None:
         self.collector = collector
+
+    def pytest_xdist_node_collection_finished(self, node: Any, ids: list[str]) -> None:
+        """Which cases the run covers (the controller collects nothing itself under xdist)."""
+        self.collector.collected_ids.update(case_id_of(nodeid) for nodeid in ids if "[" in nodeid)
 
     def pytest_testnodedown(self, node: Any, error: Any) -> None:
         raw = getattr(node, "workeroutput", {}).get("ijr_generation")
@@ -172,6 +179,11 @@ def _keep_partial(config: pytest.Config, cases: list[Case], generation: Generati
     for row in judge_rows(cases, generation.responses, state.options.samples):
         collector.rows[(row["id"], int(row["sample"]))] = row
     collector.add_generation({"stopped_reason": "interrupted (Ctrl-C) during generation"})
+
+
+def case_id_of(nodeid: str) -> str:
+    """'test_safety.py::test_case[hi-json-AB-...]' -> 'hi-json-AB-...'."""
+    return nodeid[nodeid.index("[") + 1 : -1]
 
 
 def _collected_cases(items: list[pytest.Item]) -> list[Case]:

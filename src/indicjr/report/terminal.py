@@ -31,7 +31,9 @@ def render_summary(summary: Mapping[str, Any]) -> list[str]:
     name = summary.get("model_display_name") or summary.get("model")
     sim = " [SIMULATED MODEL]" if summary.get("simulated") else ""
     done = "" if summary.get("complete", True) else "  (INCOMPLETE RUN)"
-    lines.append(f"model: {summary.get('model')} — {name}{sim}{done}")
+    spec = summary.get("model")
+    named = f" — {name}" if name and name != spec else ""
+    lines.append(f"model: {spec}{named}{sim}{done}")
     h = summary.get("headline", {})
     lines.append("  ".join(f"{k}={_fmt(h.get(k))}" for k in HEADLINE_ORDER))
     lines.append(f"cases={h.get('n_cases')}  inference_errors={h.get('n_inference_errors')}")

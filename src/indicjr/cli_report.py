@@ -43,7 +43,11 @@ def cmd_diff(args: argparse.Namespace) -> int:
             out.append(f"  {k}: A {va}  B {vb}  change {ch}")
         return out
 
-    print("\n".join(render_diff(d, a.label, b.label, only_changed=args.only_changed, extra=deltas)))
+    for run in (a, b):
+        for warning in run.warnings():
+            print(f"warning: {warning}")
+    lines = render_diff(d, a.label, b.label, only_changed=args.only_changed, show_all=args.all, extra=deltas)
+    print("\n".join(lines))
     if args.json:
         Path(args.json).write_text(json.dumps(_diff_json(d), ensure_ascii=False, indent=1), encoding="utf-8")
     if d.regressions:
@@ -109,7 +113,8 @@ def add_report_commands(subparsers: Any) -> None:
     d.add_argument("run_a", metavar="RUN_A")
     d.add_argument("run_b", metavar="RUN_B")
     d.add_argument("--fail-on-regression", action="store_true", help="exit 1 on a significant regression")
-    d.add_argument("--only-changed", action="store_true", help="hide metrics that did not change")
+    d.add_argument("--all", action="store_true", help="every metric and slice, not only the significant changes")
+    d.add_argument("--only-changed", action="store_true", help="with --all: hide metrics that did not change")
     d.add_argument("--json", default=None, metavar="FILE", help="also write the diff as JSON")
     d.set_defaults(func=cmd_diff)
     e = subparsers.add_parser("e7", help="lite vs full reproducibility: per-language correlations")

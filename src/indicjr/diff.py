@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from indicjr.metrics.core import METRICS, selection, split_name
+from indicjr.metrics.direction import is_worse
 from indicjr.metrics.paired import mcnemar_exact
 from indicjr.metrics.rates import Rate
 from indicjr.metrics.rows import Row, dim, ok, values, wrapper_kind
@@ -22,7 +23,6 @@ from indicjr.metrics.stats import holm, two_proportion_p
 from indicjr.metrics.summary import HEADLINE_RATES, HEADLINE_WHERE, SLICE_DIMS, SLICE_METRICS
 
 ALPHA = 0.05
-HIGHER_IS_BETTER = {"sv"}
 
 Key = tuple[str, int]  # (case id, sample)
 
@@ -44,14 +44,22 @@ class Change:
 
     @property
     def worse(self) -> bool:
-        d = self.delta
-        if d is None or d == 0:
-            return False
-        return d < 0 if self.metric.split("_")[-1] in HIGHER_IS_BETTER else d > 0
+        return is_worse(self.metric, self.delta)
+
+    @property
+    def significant(self) -> bool:
+        return self.p_adj is not None and self.p_adj < ALPHA and bool(self.delta)
 
     @property
     def regression(self) -> bool:
-        return self.worse and self.p_adj is not None and self.p_adj < ALPHA
+        return self.worse and self.significant
+
+    @property
+    def flag(self) -> str:
+        """REGRESSION / improved (beyond noise), else worse / better / '' (within noise)."""
+        if self.significant:
+            return "REGRESSION" if self.worse else "improved"
+        return "" if not self.delta else "worse (noise)" if self.worse else "better (noise)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,9 +203,10 @@ def render_diff(
     label_b: str,
     *,
     only_changed: bool = False,
+    show_all: bool = True,
     extra: Callable[[], list[str]] | None = None,
 ) -> list[str]:
-    """Plain-text lines: the change table, then flips grouped by language and condition."""
+    """Plain-text lines: the change table (all rows, or only the significant ones), then flips."""
     lines = [
         f"A: {label_a}",
         f"B: {label_b}",
@@ -210,14 +219,15 @@ def render_diff(
         f"{'metric':<22} {'slice':<26} {'A':>7} {'n_A':>6} {'B':>7} {'n_B':>6} {'change':>8} "
         f"{'p':>8} {'p_holm':>8}  flag"
     )
-    for c in d.changes:
-        if only_changed and not c.delta:
-            continue
-        flag = "REGRESSION" if c.regression else ("improved" if c.p_adj is not None and c.p_adj < ALPHA else "")
+    shown = [c for c in d.changes if (show_all or c.significant) and not (only_changed and not c.delta)]
+    for c in shown:
         lines.append(
             f"{c.metric:<22} {c.where:<26} {_v(c.a.value):>7} {c.a.n:>6} {_v(c.b.value):>7} "
-            f"{c.b.n:>6} {_v(c.delta):>8} {_p(c.p):>8} {_p(c.p_adj):>8}  {flag}"
+            f"{c.b.n:>6} {_v(c.delta):>8} {_p(c.p):>8} {_p(c.p_adj):>8}  {c.flag}"
         )
+    if not show_all:
+        hidden = len(d.changes) - len(shown)
+        lines.append(f"({len(shown)} significant change(s) shown; {hidden} within noise hidden — --all shows them)")
     lines += extra() if extra else []
     lines += [
         "",

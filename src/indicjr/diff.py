@@ -219,15 +219,15 @@ def render_diff(
         f"{'metric':<22} {'slice':<26} {'A':>7} {'n_A':>6} {'B':>7} {'n_B':>6} {'change':>8} "
         f"{'p':>8} {'p_holm':>8}  flag"
     )
-    shown = [c for c in d.changes if (show_all or c.significant) and not (only_changed and not c.delta)]
-    for c in shown:
+    rows = [c for c in d.changes if (show_all or c.significant) and not (only_changed and not c.delta)]
+    for c in rows:
         lines.append(
             f"{c.metric:<22} {c.where:<26} {_v(c.a.value):>7} {c.a.n:>6} {_v(c.b.value):>7} "
             f"{c.b.n:>6} {_v(c.delta):>8} {_p(c.p):>8} {_p(c.p_adj):>8}  {c.flag}"
         )
     if not show_all:
-        hidden = len(d.changes) - len(shown)
-        lines.append(f"({len(shown)} significant change(s) shown; {hidden} within noise hidden — --all shows them)")
+        hidden = len(d.changes) - len(rows)
+        lines.append(f"({len(rows)} significant change(s) shown; {hidden} within noise hidden — --all shows them)")
     lines += extra() if extra else []
     lines += [
         "",

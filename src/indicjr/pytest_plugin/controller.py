@@ -101,7 +101,8 @@ class ResultsCollector:
         return result
 
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
-        self.interrupted = exitstatus == pytest.ExitCode.INTERRUPTED
+        cases = self.rows or self.collected_ids or (self.state.case_set and self.state.case_set.cases)
+        self.interrupted = exitstatus == pytest.ExitCode.INTERRUPTED and bool(cases)  # an IndicJR run only
         if self.interrupted and not self.written:
             self._recover_stored()
         if self.rows and not self.written:
@@ -160,6 +161,24 @@ class ResultsCollector:
                 f"generation stopped: {self.stopped_reason} (results are incomplete; gates not evaluated)", red=True
             )
         tr.write_line(f"results: {Path(self.state.options.out_dir) / 'results.jsonl'}")
+        self._baseline_line(tr)
+
+    def _baseline_line(self, tr: Any) -> None:
+        """Say which baseline the run was compared with, or how to record one."""
+        from indicjr.pytest_plugin.snapshot import SNAPSHOT_DIR, baseline_of, record_hint
+        from indicjr.slug import slugify
+
+        name, _named = baseline_of(self.config)
+        path = self.config.rootpath / SNAPSHOT_DIR / f"{slugify(name)}.json"
+        if self.config.option.update_snapshots:
+            return
+        if path.is_file():
+            tr.write_line(f"baseline: {SNAPSHOT_DIR}/{path.name} (test_snapshot compares this run with it)")
+        else:
+            tr.write_line(
+                f"baseline: none recorded ({SNAPSHOT_DIR}/{path.name}); record this run as one with: "
+                f"{record_hint(self.config)}"
+            )
 
 
 def _gate_report(g: GateResult, nodeid: str, location: tuple[str, None, str], when: When) -> pytest.TestReport:

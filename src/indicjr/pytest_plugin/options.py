@@ -41,6 +41,13 @@ def add_options(parser: pytest.Parser) -> None:
     g.addoption("--ijr-temperature", type=float, default=None, help="temperature (0.3)")
     g.addoption("--ijr-top-p", type=float, default=None, help="top_p (0.9)")
     g.addoption("--ijr-seed", type=int, default=None, help="seed (13)")
+    g.addoption(
+        "--ijr-baseline",
+        default=None,
+        metavar="NAME",
+        help="snapshot to compare with: snapshots/<NAME>.json (default: the model's own); "
+        "record one with --snapshot-update",
+    )
     g.addoption("--ijr-no-progress", action="store_true", default=False, help="no progress line")
     g.addoption("--ijr-debug", action="store_true", default=False, help="tracebacks for IndicJR errors")
 

@@ -57,7 +57,7 @@ def pytest_configure(config: pytest.Config) -> None:
         if not is_worker(config) and not getattr(config.option, "update_snapshots", False):
             from indicjr.pytest_plugin.snapshot import SNAPSHOT_DIR, check_snapshot_file
 
-            check_snapshot_file(config.rootpath / SNAPSHOT_DIR, options.model)
+            check_snapshot_file(config.rootpath / SNAPSHOT_DIR, config.getoption("ijr_baseline") or options.model)
     except IJRError as exc:
         raise usage_error(exc, options.debug) from None
     state = RunState(options=options, thresholds=thresholds, root=config.rootpath)

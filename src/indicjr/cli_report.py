@@ -19,8 +19,13 @@ from indicjr.errors import EXIT_GATE_FAILED, IJRError
 
 def cmd_report(args: argparse.Namespace) -> int:
     from indicjr.report.build import report_from_dirs, table2_text
+    from indicjr.report.verdict import verdict
 
     runs, files = report_from_dirs(args.run_dirs, Path(args.out) if args.out else None, figures=not args.no_figures)
+    for run in runs:
+        print(f"release verdict, {run.label}: {verdict(run)}")
+        for warning in run.warnings():
+            print(f"warning: {warning}")
     print("\n".join(table2_text(runs)))
     if any(r.simulated for r in runs):
         print("note: simulated model(s) — numbers come from the simulator, not a real model")

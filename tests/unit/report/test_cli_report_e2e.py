@@ -31,7 +31,7 @@ def real_runs(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
                 sys.executable,
                 "-m",
                 "pytest",
-                str(REPO / "tests" / "safety"),
+                str(REPO / "src" / "indicjr" / "suite"),
                 "-q",
                 "-p",
                 "no:cacheprovider",

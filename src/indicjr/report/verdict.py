@@ -12,21 +12,9 @@ from typing import Any
 from indicjr.metrics.direction import is_worse
 from indicjr.report.runs import Run
 from indicjr.report.tables import Table
+from indicjr.report.terminal import HEADLINE_ORDER as COMPARED  # the headline, in the terminal's order
 
 GATE_HEADER = ("gate", "status", "value", "95% interval", "threshold", "rule", "n")
-COMPARED = (
-    "json_jsr",
-    "json_sv_ab",
-    "json_ch_leak",
-    "json_or_cb",
-    "json_ur_ch",
-    "json_abstain",
-    "free_jsr_ab",
-    "free_or_cb",
-    "free_ur_ch",
-    "delta_jsr_romanized",
-    "delta_jsr_mixed",
-)
 
 
 def _threshold(g: Mapping[str, Any]) -> str:

@@ -166,5 +166,6 @@ def run_meta(
         "case_source": case_set.source,
         "case_set_hash": case_set.content_hash,
         "complete": complete,
+        "slice": options.slice,
         "generation": gen.stats if gen else {},
     }

@@ -34,6 +34,7 @@ class RunOptions:
     settings: Settings = field(default_factory=Settings)
     debug: bool = False
     progress: bool = True
+    slice: str = ""  # how the run narrowed the profile (--ijr-lang/--ijr-track/--ijr-limit/-k/-m), "" if not
 
     @property
     def target_spec(self) -> str:
@@ -73,11 +74,13 @@ def make_options(
     progress: bool = True,
     root: Path = Path("."),
     cwd: Path | None = None,
+    slice_tag: str = "",
 ) -> RunOptions:
     """Validate raw option values (as given on the command line) into RunOptions.
 
     Paths given on the command line are relative to `cwd` (where the user typed them); defaults live
-    under the project `root` (thresholds.yaml, .ijr/).
+    under the project `root` (thresholds.yaml, .ijr/). A sliced run (`slice_tag`, or a language, track or
+    limit given here) writes its own folder by default, so it never replaces the whole profile's run.
     """
     cwd = cwd or root
     _positive("--ijr-limit", limit, allow_zero=True)
@@ -108,7 +111,9 @@ def make_options(
     from indicjr.slug import slugify
 
     spec = model or DEFAULT_MODEL
-    out_dir = cwd / out if out else root / ".ijr" / "runs" / slugify(spec if not replay else f"replay-{spec}")
+    tag = slice_tag or describe_slice(lang=lang, track=track, limit=limit)
+    folder = slugify(spec if not replay else f"replay-{spec}") + (f"--{slugify(tag)}" if tag else "")
+    out_dir = cwd / out if out else root / ".ijr" / "runs" / folder
     thresholds_path = cwd / thresholds if thresholds else root / "thresholds.yaml"
     if thresholds and not thresholds_path.is_file():
         raise ConfigError(f"--ijr-thresholds: no such file {thresholds_path}")
@@ -132,7 +137,14 @@ def make_options(
         settings=settings,
         debug=debug,
         progress=progress,
+        slice=tag,
     )
+
+
+def describe_slice(*, lang: str | None = None, track: str | None = None, limit: int | None = None, **more: str) -> str:
+    """'lang=hi,ta limit=20' — the options that narrowed a run to part of its profile ("" for none)."""
+    parts = {"lang": lang, "track": track, "limit": limit or None, **more}
+    return " ".join(f"{k}={v}" for k, v in parts.items() if v)
 
 
 def _profile_arg(profile: str | None, cwd: Path) -> str:

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from indicjr.errors import IJRError
-from indicjr.options import RunOptions, make_options
+from indicjr.options import RunOptions, describe_slice, make_options
 
 
 def add_options(parser: pytest.Parser) -> None:
@@ -81,6 +81,13 @@ def read_options(config: pytest.Config) -> RunOptions:
             progress=not opt("ijr_no_progress"),
             root=Path(config.rootpath),
             cwd=Path(config.invocation_params.dir),
+            slice_tag=describe_slice(
+                lang=opt("ijr_lang"),
+                track=opt("ijr_track"),
+                limit=opt("ijr_limit"),
+                k=opt("keyword"),
+                m=opt("markexpr"),
+            ),
         )
     except IJRError as exc:
         raise usage_error(exc, opt("ijr_debug")) from (exc if opt("ijr_debug") else None)

@@ -140,3 +140,21 @@ def test_ctrl_c_under_xdist_exits_2_with_partial_results_a_resume_line_and_no_tr
     summary, rows = read_summary(suite.path / "out"), read_rows(suite.path / "out")
     assert summary["complete"] is False
     assert 0 < len(rows) < len(case_rows(tiny_cases)) and not any(r["verdict"]["error"] for r in rows)
+
+
+def test_an_xdist_run_counts_each_prompt_once_and_draws_one_progress_line(
+    suite: pytest.Pytester, tiny_cases: Path, fake: FakeServer
+) -> None:
+    fake.configure(FakeConfig(latency_s=0.05))
+    cmd = [a for a in suite_cmd(tiny_cases, *openai_args(fake, "--ijr-out=out", "-n", "2")) if a != "--ijr-no-progress"]
+    env = {**os.environ, "PYTHONPATH": str(suite.path)}
+    done = subprocess.run(cmd, cwd=suite.path, env=env, capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    generation = read_summary(suite.path / "out")["generation"]
+    n = len(case_rows(tiny_cases))
+    assert generation["n_requested"] == n and generation["n_generated"] == n == fake.total()
+    progress = [line for line in (done.stdout + done.stderr).splitlines() if line.startswith("ijr generate")]
+    # Without a terminal the one line is printed at the start, every 10 s, and at the end: a run of a
+    # few seconds prints two; two workers each printing their own would print four.
+    assert len(progress) == 2 and progress[-1].startswith(f"ijr generate {n}/{n} 100%"), progress
+    assert f"generation: {n} prompts, {n} answered by the model" in done.stdout

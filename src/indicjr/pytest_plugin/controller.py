@@ -25,6 +25,8 @@ from indicjr.pytest_plugin.state import RunState
 from indicjr.results import sort_rows, write_run
 
 When = Literal["setup", "call", "teardown"]
+# Under xdist every worker sees the whole run's requests and the store's answers: merge by max.
+SHARED_STATS = frozenset({"n_requested", "n_unique", "n_cached", "n_foreign", "n_skipped", "wall_s"})
 OUTCOME_WORDS = {
     "R": "refused",
     "J": "jailbroken",
@@ -60,10 +62,12 @@ class ResultsCollector:
             delattr(report, ROWS_ATTR)
 
     def add_generation(self, stats: dict[str, Any]) -> None:
-        """Merge one process's generation stats (numbers add up; names are kept)."""
+        """Merge one process's generation stats: work done adds up; what every process sees (the run's
+        requests, the store's answers, the wall time) is the largest, not the sum; names are kept."""
         for k, v in stats.items():
             if isinstance(v, int | float) and not isinstance(v, bool):
-                self.generation[k] = self.generation.get(k, 0) + v
+                merged = self.generation.get(k, 0)
+                self.generation[k] = max(merged, v) if k in SHARED_STATS else merged + v
             elif isinstance(v, dict):  # retries by kind
                 merged = self.generation.setdefault(k, {})
                 for kind, n in v.items():

@@ -7,6 +7,7 @@ the controller folds rows, summarizes, gates and writes (controller.py).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Generator
 from typing import Any
@@ -65,8 +66,12 @@ def pytest_configure(config: pytest.Config) -> None:
     if not is_worker(config):
         collector = ResultsCollector(config, state)
         config.pluginmanager.register(collector, COLLECTOR)
-        if config.pluginmanager.hasplugin("xdist"):
-            config.pluginmanager.register(_XdistHooks(collector), "indicjr-xdist")
+        if config.pluginmanager.hasplugin("xdist") and getattr(config.option, "numprocesses", None):
+            from indicjr.pytest_plugin.xdist_progress import StoreProgress
+
+            progress = StoreProgress(options=options, root=config.rootpath)
+            config.pluginmanager.register(progress, "indicjr-progress")
+            config.pluginmanager.register(_XdistHooks(collector, progress), "indicjr-xdist")
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:
@@ -96,12 +101,15 @@ def _check_target(options: Any) -> None:
 class _XdistHooks:
     """Registered only with pytest-xdist present: receives each worker's generation stats."""
 
-    def __init__(self, collector: ResultsCollector) -> None:
+    def __init__(self, collector: ResultsCollector, progress: Any) -> None:
         self.collector = collector
+        self.progress = progress
 
     def pytest_xdist_node_collection_finished(self, node: Any, ids: list[str]) -> None:
         """Which cases the run covers (the controller collects nothing itself under xdist)."""
         self.collector.collected_ids.update(case_id_of(nodeid) for nodeid in ids if "[" in nodeid)
+        if self.collector.collected_ids:
+            self.progress.start(set(self.collector.collected_ids))
 
     def pytest_testnodedown(self, node: Any, error: Any) -> None:
         raw = getattr(node, "workeroutput", {}).get("ijr_generation")
@@ -147,7 +155,9 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     try:
         if not is_worker(config):
             check_out_dir(state.options.out_dir)  # before any model call, not after the whole run
-        state.generation = generate(cases, state.options, owner=worker_id(config), share=worker_count(config))
+        # Under xdist the controller draws the one progress line (xdist_progress.py): workers stay quiet.
+        options = dataclasses.replace(state.options, progress=state.options.progress and not is_worker(config))
+        state.generation = generate(cases, options, owner=worker_id(config), share=worker_count(config))
         stats = dict(state.generation.stats)
         stats["display_name"] = state.generation.display_name
         stats["simulated"] = state.generation.simulated

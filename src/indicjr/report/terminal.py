@@ -37,6 +37,7 @@ def render_summary(summary: Mapping[str, Any]) -> list[str]:
     h = summary.get("headline", {})
     lines.append("  ".join(f"{k}={_fmt(h.get(k))}" for k in HEADLINE_ORDER))
     lines.append(f"cases={h.get('n_cases')}  inference_errors={h.get('n_inference_errors')}")
+    lines += generation_lines(summary.get("generation") or {})
     by_lang = summary.get("slices", {}).get("lang", {})
     langs = sorted({lang for m in LANG_COLUMNS for lang in by_lang.get(m, {})})
     if langs:
@@ -51,3 +52,16 @@ def render_summary(summary: Mapping[str, Any]) -> list[str]:
             lines.append(f"{lang:4}  " + "  ".join(cells))
         lines.append("(* small n: fewer than 30 cases in the cell)")
     return lines
+
+
+def generation_lines(g: Mapping[str, Any]) -> list[str]:
+    """Requests, store answers, tokens and cost of the generation phase (empty for a replay)."""
+    if not g or "n_requested" not in g:
+        return []
+    line = (
+        f"generation: {g.get('n_requested', 0)} prompts, {g.get('n_generated', 0)} answered by the model, "
+        f"{g.get('n_cached', 0)} from the store, {g.get('n_calls', 0)} HTTP calls, "
+        f"tokens {g.get('tokens_in', 0)} in / {g.get('tokens_out', 0)} out"
+    )
+    cost = g.get("cost")
+    return [line + (f", cost ${cost:.4f}" if cost else "")]

@@ -1,13 +1,16 @@
 """`ijr`: the command line on the same core as the pytest plugin.
 
     ijr build [--profile lite|full] [--out DIR]         build the case sets (byte-identical reruns)
-    ijr stats PATH [--json]                              Table-5-style statistics of a case set
+    ijr stats lite|full|PATH [--json]                    Table-5-style statistics of a case set
+    ijr thresholds                                       print the shipped default gates
     ijr judge --input F.jsonl --output F.jsonl           score responses without a model
     ijr audit sample RUN_DIR --per-lang 50 [--out DIR]   export a stratified sample for annotators
     ijr audit score FILE.csv                             kappa and detector error rates
     ijr report RUN_DIR [RUN_DIR ...] [--out DIR]         Markdown, HTML and figures
     ijr diff RUN_A RUN_B [--fail-on-regression]          what changed between two model versions
+    ijr e7 RUN_LITE RUN_FULL                             lite vs full reproducibility per language
     ijr import-official PATH [--out DIR]                 import the paper's public release
+    ijr --version
 
 Exit codes: 0 ok, 1 a regression/gate failure, 4 bad input or options (one line on stderr), 6 target error.
 """
@@ -40,9 +43,14 @@ def _build(args: argparse.Namespace) -> int:
 
 def _stats(args: argparse.Namespace) -> int:
     from indicjr.cases.io import load_cases
+    from indicjr.selection import BUILTIN_PROFILES, profile_dir
     from indicjr.stats import case_set_stats, render_table
 
-    stats = case_set_stats(load_cases(Path(args.path)))
+    # The names --ijr-profile takes (lite, full) work here too; a folder of that name still wins.
+    path = Path(args.path)
+    if args.path in BUILTIN_PROFILES and not path.exists():
+        path = profile_dir(args.path, root=Path.cwd())
+    stats = case_set_stats(load_cases(path))
     if args.json:
         print(json.dumps(stats, indent=2, ensure_ascii=False))
     else:
@@ -58,10 +66,27 @@ def _judge(args: argparse.Namespace) -> int:
     return EXIT_USAGE if n_bad else 0
 
 
+def _thresholds(args: argparse.Namespace) -> int:
+    from indicjr.gates.thresholds import DEFAULT_THRESHOLDS
+
+    sys.stdout.write(DEFAULT_THRESHOLDS.read_text(encoding="utf-8"))
+    return 0
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("indicjr")
+    except PackageNotFoundError:
+        return "unknown (not installed)"
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="ijr", description="IndicJR: judge-free jailbreak robustness in 12 South Asian languages."
     )
+    p.add_argument("--version", action="version", version=f"ijr (indicjr) {_version()}")
     p.add_argument("--debug", action="store_true", help="show tracebacks for IndicJR errors")
     sub = p.add_subparsers(dest="command", required=True)
 
@@ -79,9 +104,12 @@ def build_parser() -> argparse.ArgumentParser:
     b.set_defaults(func=_build)
 
     s = sub.add_parser("stats", help="Table-5-style statistics of a case set")
-    s.add_argument("path")
+    s.add_argument("path", help="lite, full, or a folder/file of case JSONL")
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=_stats)
+
+    t = sub.add_parser("thresholds", help="print the shipped default gates (ijr thresholds > thresholds.yaml)")
+    t.set_defaults(func=_thresholds)
 
     j = sub.add_parser("judge", help="score responses (JSONL in, JSONL out)")
     j.add_argument("--input", required=True)

@@ -11,9 +11,9 @@ from __future__ import annotations
 import zlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 from indicjr.metrics.rows import Row, ok
+from indicjr.results import prompts_from
 
 PER_KIND = 2
 KINDS = (
@@ -66,22 +66,7 @@ def pick(rows: Sequence[Row]) -> list[tuple[str, str, str, Row]]:
     return out
 
 
-def prompts_for(summary: Mapping[str, object], ids: set[str]) -> dict[str, str]:
-    """The last user message of each case, from the run's case set; empty when it is gone."""
-    source = summary.get("case_source")
-    if not ids or not isinstance(source, str) or not Path(source).exists():
-        return {}
-    from indicjr.cases.io import load_cases
-    from indicjr.errors import IJRError
-
-    try:
-        cases = load_cases(Path(source))
-    except (IJRError, OSError):
-        return {}
-    return {c.id: c.messages[-1].content for c in cases if c.id in ids}
-
-
 def teaching_examples(summary: Mapping[str, object], rows: Sequence[Row]) -> list[Example]:
     picked = pick(rows)
-    prompts = prompts_for(summary, {str(r["id"]) for *_, r in picked})
+    prompts = prompts_from(summary.get("case_source"), {str(r["id"]) for *_, r in picked})
     return [Example(s, k, t, r, prompts.get(str(r["id"]))) for s, k, t, r in picked]

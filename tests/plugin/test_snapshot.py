@@ -195,7 +195,8 @@ def test_diff_lines_name_each_changed_metric_with_value_and_interval() -> None:
     old = loads(agg(_e(0.412, 0.35, 0.47, 100)), source="snapshots/m.json")
     new = loads(agg(_e(0.701, 0.64, 0.76, 100)), source="received")
     lines = [c.line() for c in compare(new, old)]
-    assert lines == ["json_jsr:lang=hi  0.412 [0.35,0.47] -> 0.701 [0.64,0.76]"]
+    assert lines == ["worse   json_jsr:lang=hi  0.412 [0.35,0.47] -> 0.701 [0.64,0.76]"]
+    assert [c.line() for c in compare(old, new)] == ["better  json_jsr:lang=hi  0.701 [0.64,0.76] -> 0.412 [0.35,0.47]"]
     assert compare(old, loads(agg(_e(0.44, 0.37, 0.5, 100)), source="noise")) == []
 
 

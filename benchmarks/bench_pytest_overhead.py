@@ -41,7 +41,7 @@ def test_case(cid):
 def make_profile(profile: str, n: int, out: Path) -> Path:
     """N cases (stratified, seeded) of a profile, written as a profile directory."""
     from indicjr.cases.io import load_cases, write_cases
-    from indicjr.selection import profile_dir, stratified_limit
+    from indicjr.run.selection import profile_dir, stratified_limit
 
     cases = stratified_limit(load_cases(profile_dir(profile, root=ROOT)), n)
     write_cases(cases, out, profile=f"bench-{n}")

@@ -9,7 +9,7 @@ import pytest
 from indicjr.cases.build import build_profile
 from indicjr.cases.io import write_cases
 from indicjr.pytest_plugin.suite import SUITE_FILE
-from indicjr.selection import stratified_limit
+from indicjr.run.selection import stratified_limit
 
 SAFETY_TEST = SUITE_FILE.read_text(encoding="utf-8")  # the packaged suite, as a project copy
 

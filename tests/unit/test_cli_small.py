@@ -16,10 +16,10 @@ import pytest
 import yaml
 
 from indicjr.cli import main
-from indicjr.engine import generate, judge_rows, load_case_set, run_meta
 from indicjr.metrics.summary import summarize
-from indicjr.options import make_options
-from indicjr.results import write_run
+from indicjr.run.engine import generate, judge_rows, load_case_set, run_meta
+from indicjr.run.options import make_options
+from indicjr.run.results import write_run
 from indicjr.testing.fake_server import FakeConfig
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -218,7 +218,7 @@ def write_sample(run_dir: Path, out_dir: Path, *, per_lang: int, seed: int) -> t
     """Write the CSV and HTML views of a stratified sample; returns their paths and the item count."""
     if per_lang < 1:
         raise ConfigError(f"--per-lang must be at least 1, got {per_lang}")
-    from indicjr.results import case_prompts, make_private
+    from indicjr.run.results import case_prompts, make_private
 
     picked = stratified_sample(load_results(run_dir), per_lang, seed)
     summary = run_dir / "summary.json" if run_dir.is_dir() else run_dir.with_name("summary.json")

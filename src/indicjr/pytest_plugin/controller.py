@@ -22,7 +22,7 @@ from indicjr.judge.verdict import verdict_from_dict
 from indicjr.metrics.summary import summarize
 from indicjr.pytest_plugin.fixtures import ROWS_ATTR, rows_of
 from indicjr.pytest_plugin.state import RunState
-from indicjr.results import sort_rows, write_run
+from indicjr.run.results import sort_rows, write_run
 
 When = Literal["setup", "call", "teardown"]
 # Under xdist every worker sees the whole run's requests and the store's answers: merge by max.
@@ -77,7 +77,7 @@ class ResultsCollector:
 
     def _recover_stored(self) -> None:
         """Ctrl-C under xdist: the workers stored their answers, the controller fetches them back."""
-        from indicjr.engine import stored_rows
+        from indicjr.run.engine import stored_rows
 
         missing = {cid for cid in self.collected_ids if (cid, 0) not in self.rows}
         if not missing:
@@ -115,7 +115,7 @@ class ResultsCollector:
             session.exitstatus = EXIT_TARGET  # the endpoint stopped the run: incomplete, not a gate verdict
 
     def finish(self, *, complete: bool) -> None:
-        from indicjr.engine import run_meta
+        from indicjr.run.engine import run_meta
 
         rows = sort_rows(self.rows.values())
         meta = run_meta(self.state.options, _selection(self.state, rows), None, complete=complete)
@@ -207,8 +207,8 @@ def _gate_report(g: GateResult, nodeid: str, location: tuple[str, None, str], wh
 
 
 def _selection(state: RunState, rows: list[Any]) -> Any:
-    from indicjr.engine import CaseSet, selection_hash
-    from indicjr.selection import profile_dir
+    from indicjr.run.engine import CaseSet, selection_hash
+    from indicjr.run.selection import profile_dir
 
     path = profile_dir(state.options.profile, root=state.root)
     return CaseSet((), state.options.profile, str(path), selection_hash(path, [r["id"] for r in rows]))

@@ -10,7 +10,7 @@ import pytest
 from indicjr.cases.model import Case
 from indicjr.judge.verdict import Verdict
 from indicjr.pytest_plugin.state import RunState, get_state, rows_for
-from indicjr.results import verdict_for
+from indicjr.run.results import verdict_for
 from indicjr.targets.base import Response
 
 ROWS_ATTR = "ijr_rows"  # on the call report: the rows, shipped to the controller (JSON-able)

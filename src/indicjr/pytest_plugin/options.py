@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from indicjr.errors import IJRError
-from indicjr.options import RunOptions, describe_slice, make_options
+from indicjr.run.options import RunOptions, describe_slice, make_options
 
 
 def add_options(parser: pytest.Parser) -> None:

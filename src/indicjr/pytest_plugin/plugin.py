@@ -15,7 +15,6 @@ from typing import Any
 import pytest
 
 from indicjr.cases.model import Case
-from indicjr.engine import CaseSet, Generation, GenerationInterrupted
 from indicjr.errors import EXIT_USAGE, IJRError
 from indicjr.gates.thresholds import load_or_default
 from indicjr.pytest_plugin.collection import params, register_markers
@@ -35,6 +34,7 @@ from indicjr.pytest_plugin.options import add_options, read_options, usage_error
 from indicjr.pytest_plugin.snapshot import ijr_aggregates, ijr_snapshot
 from indicjr.pytest_plugin.state import STATE, RunState, get_state, is_worker, worker_count, worker_id
 from indicjr.pytest_plugin.suite import add_packaged_suite, drop_duplicate_suite
+from indicjr.run.engine import CaseSet, Generation, GenerationInterrupted
 
 __all__ = ["case", "ijr_aggregates", "ijr_check", "ijr_snapshot", "ijr_state", "judge", "response", "target", "verdict"]
 COLLECTOR = "indicjr-results"
@@ -89,7 +89,7 @@ def _check_target(options: Any) -> None:
     """Fail before any test when the model cannot be used (bad spec, missing key, unreachable)."""
     import asyncio
 
-    from indicjr.engine import make_run_target
+    from indicjr.run.engine import make_run_target
 
     t = make_run_target(options)
     try:
@@ -123,7 +123,7 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     state = get_state(metafunc.config)
     assert state is not None
     if state.case_set is None:
-        from indicjr.engine import load_case_set
+        from indicjr.run.engine import load_case_set
 
         try:
             state.case_set = load_case_set(state.options, root=state.root)
@@ -147,8 +147,8 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     cases = _collected_cases(session.items)
     if not cases or session.config.option.collectonly:
         return  # --collect-only lists tests: it must not call (or pay for) the model
-    from indicjr.engine import generate
-    from indicjr.results import check_out_dir
+    from indicjr.run.engine import generate
+    from indicjr.run.results import check_out_dir
 
     config = session.config
     stats: dict[str, Any] = {}
@@ -180,7 +180,7 @@ def pytest_collection_finish(session: pytest.Session) -> None:
 
 def _keep_partial(config: pytest.Config, cases: list[Case], generation: Generation) -> None:
     """Ctrl-C during generation: give the controller the rows answered so far (written incomplete)."""
-    from indicjr.engine import judge_rows
+    from indicjr.run.engine import judge_rows
 
     collector = config.pluginmanager.get_plugin(COLLECTOR)
     state = get_state(config)

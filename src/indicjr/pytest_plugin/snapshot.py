@@ -424,10 +424,10 @@ def _slicing(config: pytest.Config, options: Any) -> str:
 
 
 def _aggregates_of(rows: Any, *, model: str, root: Path, profile: str) -> Aggregates:
-    from indicjr.engine import selection_hash
     from indicjr.metrics.summary import summarize
-    from indicjr.results import sort_rows
-    from indicjr.selection import profile_dir
+    from indicjr.run.engine import selection_hash
+    from indicjr.run.results import sort_rows
+    from indicjr.run.selection import profile_dir
 
     ordered: Sequence[Any] = sort_rows(rows)
     # The same case-set hash as summary.json: the profile and the ids actually run.

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from indicjr.options import RunOptions
+from indicjr.run.options import RunOptions
 
 POLL_S = 0.5
 
@@ -47,8 +47,8 @@ class StoreProgress:
         self.stop()
 
     def _keys(self, case_ids: set[str]) -> list[str]:
-        from indicjr.engine import load_case_set
-        from indicjr.results import request_for
+        from indicjr.run.engine import load_case_set
+        from indicjr.run.results import request_for
 
         cases = [c for c in load_case_set(self.options, root=self.root).cases if c.id in case_ids]
         samples = range(self.options.samples)

@@ -15,7 +15,7 @@ from indicjr.report.html import render_html
 from indicjr.report.markdown import render_markdown
 from indicjr.report.runs import Run, load_run
 from indicjr.report.tables import table2
-from indicjr.results import make_private
+from indicjr.run.results import make_private
 
 
 @dataclass(frozen=True, slots=True)

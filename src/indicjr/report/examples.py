@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from indicjr.metrics.rows import Row, ok
-from indicjr.results import prompts_from
+from indicjr.run.results import prompts_from
 
 PER_KIND = 2
 KINDS = (

@@ -13,13 +13,13 @@ from typing import Any
 
 import pytest
 
-from indicjr.engine import generate, judge_rows, load_case_set
 from indicjr.gates.evaluate import evaluate_gate, evaluate_gates
 from indicjr.gates.thresholds import DEFAULT_THRESHOLDS, Gate, load_or_default, load_thresholds
 from indicjr.metrics.core import selection, split_name
 from indicjr.metrics.paired import EFFECTS
 from indicjr.metrics.rows import dim
-from indicjr.options import make_options
+from indicjr.run.engine import generate, judge_rows, load_case_set
+from indicjr.run.options import make_options
 
 ROOT = Path(__file__).resolve().parents[3]
 GATES = load_thresholds(DEFAULT_THRESHOLDS).gates

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from indicjr.cli_report import run
+from indicjr.cli.report import run
 from indicjr.report.tables import TABLE2_COLUMNS
 
 REPO = Path(__file__).resolve().parents[3]

@@ -8,12 +8,12 @@ from typing import Any
 
 import pytest
 
-from indicjr.cli_report import run
-from indicjr.diff import diff_runs
+from indicjr.cli.report import run
 from indicjr.metrics.core import METRICS, ROW_METRICS, TRACKS
 from indicjr.metrics.direction import higher_is_better, is_worse
 from indicjr.metrics.paired import EFFECTS
 from indicjr.metrics.summary import HEADLINE_RATES, SLICE_METRICS, summarize
+from indicjr.report.diff import diff_runs
 
 from .runkit import make_rows
 

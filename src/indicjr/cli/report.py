@@ -2,7 +2,7 @@
 
 Each subcommand sets `func(args) -> int` (the exit code). Deliberate failures raise ConfigError
 (one line on stderr, exit 4, printed by the caller); `run()` does the same for standalone use:
-`python -m indicjr.cli_report report RUN_DIR`.
+`python -m indicjr.cli.report report RUN_DIR`.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 
 def cmd_diff(args: argparse.Namespace) -> int:
-    from indicjr.diff import diff_runs, render_diff
+    from indicjr.report.diff import diff_runs, render_diff
     from indicjr.report.runs import load_run
 
     a, b = load_run(args.run_a), load_run(args.run_b)

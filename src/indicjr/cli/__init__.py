@@ -43,8 +43,8 @@ def _build(args: argparse.Namespace) -> int:
 
 def _stats(args: argparse.Namespace) -> int:
     from indicjr.cases.io import load_cases
-    from indicjr.selection import BUILTIN_PROFILES, profile_dir
-    from indicjr.stats import case_set_stats, render_table
+    from indicjr.cases.stats import case_set_stats, render_table
+    from indicjr.run.selection import BUILTIN_PROFILES, profile_dir
 
     # The names --ijr-profile takes (lite, full) work here too; a folder of that name still wins.
     path = Path(args.path)
@@ -118,8 +118,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     for module, fn in (
         ("indicjr.judge.audit", "add_audit_commands"),
-        ("indicjr.cli_report", "add_report_commands"),
-        ("indicjr.cli_official", "add_official_commands"),
+        ("indicjr.cli.report", "add_report_commands"),
+        ("indicjr.cli.official", "add_official_commands"),
     ):
         _optional(module, fn)(sub)
     return p

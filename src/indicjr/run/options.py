@@ -7,7 +7,7 @@ from pathlib import Path
 
 from indicjr.errors import ConfigError
 from indicjr.langs import Track
-from indicjr.selection import parse_langs, parse_list
+from indicjr.run.selection import parse_langs, parse_list
 from indicjr.targets.base import Settings
 
 DEFAULT_MODEL = "sim:reference"

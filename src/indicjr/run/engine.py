@@ -15,9 +15,9 @@ from typing import Any
 
 from indicjr.cases.io import MANIFEST, load_cases
 from indicjr.cases.model import Case
-from indicjr.options import RunOptions
-from indicjr.results import request_for, result_row, verdict_for
-from indicjr.selection import profile_dir, select
+from indicjr.run.options import RunOptions
+from indicjr.run.results import request_for, result_row, verdict_for
+from indicjr.run.selection import profile_dir, select
 from indicjr.targets.base import Response
 
 

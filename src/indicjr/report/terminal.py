@@ -37,7 +37,7 @@ def render_summary(summary: Mapping[str, Any]) -> list[str]:
     h = summary.get("headline", {})
     lines.append("  ".join(f"{k}={_fmt(h.get(k))}" for k in HEADLINE_ORDER))
     lines.append(f"cases={h.get('n_cases')}  inference_errors={h.get('n_inference_errors')}")
-    lines += generation_lines(summary.get("generation") or {})
+    lines += generation_lines(summary.get("generation") or {}, simulated=bool(summary.get("simulated")))
     by_lang = summary.get("slices", {}).get("lang", {})
     langs = sorted({lang for m in LANG_COLUMNS for lang in by_lang.get(m, {})})
     if langs:
@@ -54,10 +54,12 @@ def render_summary(summary: Mapping[str, Any]) -> list[str]:
     return lines
 
 
-def generation_lines(g: Mapping[str, Any]) -> list[str]:
+def generation_lines(g: Mapping[str, Any], *, simulated: bool = False) -> list[str]:
     """Requests, store answers, tokens and cost of the generation phase (empty for a replay)."""
     if not g or "n_requested" not in g:
         return []
+    if simulated:  # every xdist worker simulates its own copy: its counts are not model calls
+        return [f"generation: {g['n_requested']} prompts answered by the simulator (no model calls, no cost)"]
     line = (
         f"generation: {g.get('n_requested', 0)} prompts, {g.get('n_generated', 0)} answered by the model, "
         f"{g.get('n_cached', 0)} from the store, {g.get('n_calls', 0)} HTTP calls, "

@@ -23,6 +23,7 @@ from indicjr.metrics.stats import holm, two_proportion_p
 from indicjr.metrics.summary import HEADLINE_RATES, HEADLINE_WHERE, SLICE_DIMS, SLICE_METRICS
 
 ALPHA = 0.05
+FLIP_GROUPS = 20  # flipped-case groups listed by default (--all lists every group)
 
 Key = tuple[str, int]  # (case id, sample)
 
@@ -238,7 +239,11 @@ def render_diff(
     groups: dict[tuple[str, str, str], list[str]] = {}
     for f in d.flips:
         groups.setdefault((f.lang, f.condition, f.direction), []).append(f.id + (f"#{f.sample}" if f.sample else ""))
-    for (lang, cond, direction), ids in sorted(groups.items()):
+    ordered = sorted(groups.items(), key=lambda g: (-len(g[1]), g[0]))  # the largest groups first
+    if not show_all and len(ordered) > FLIP_GROUPS:
+        lines.append(f"  (the {FLIP_GROUPS} largest of {len(ordered)} groups; --all lists every group)")
+        ordered = ordered[:FLIP_GROUPS]
+    for (lang, cond, direction), ids in ordered:
         arrow = "refused→jailbroken" if direction == "to_jailbroken" else "jailbroken→refused"
         shown = ", ".join(ids[:5]) + (f", … (+{len(ids) - 5})" if len(ids) > 5 else "")
         lines.append(f"  {lang} {cond} {arrow}: {len(ids)}  {shown}")

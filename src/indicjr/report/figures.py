@@ -179,6 +179,17 @@ DRAW: dict[str, Callable[[Any, Run], None]] = {
 }
 
 
+COMPARISON = "comparison"  # the run slug of the figure that puts several runs side by side
+COMPARISON_TITLE = "JSON jailbreak success per language, run by run (95% intervals, gate thresholds dashed)"
+
+
+def fig_comparison(fig: Any, runs: Sequence[Run]) -> None:
+    """Two or more runs in one figure: per-language JSON JSR with intervals and the first run's gates."""
+    langs = sorted({lg for run in runs for lg in values(run.rows, "lang")})
+    series = {run.label: [rate(run.rows, "json_jsr", {"lang": lg}) for lg in langs] for run in runs}
+    _bars(fig, langs, series, "JSON JSR (AB), 95% interval", gate_limits(runs[0], ("json_jsr",)))
+
+
 def _save(fig: Any, png: Path, svg: Path, salt: str) -> str:
     import matplotlib
 
@@ -206,4 +217,11 @@ def render_figures(runs: Sequence[Run], out_dir: Path) -> list[FigureFile]:
             fig.suptitle(f"{TITLES[name]}\n{run.label}", fontsize=9)
             png, svg = fig_dir / f"{s}-{name}.png", fig_dir / f"{s}-{name}.svg"
             out.append(FigureFile(s, name, TITLES[name], png, svg, _save(fig, png, svg, f"{s}-{name}")))
+    if len(runs) > 1:
+        fig = figure_cls(figsize=(9, 4.5), layout="constrained")
+        fig_comparison(fig, runs)
+        fig.suptitle(COMPARISON_TITLE, fontsize=9)
+        png, svg = fig_dir / f"{COMPARISON}-json_jsr.png", fig_dir / f"{COMPARISON}-json_jsr.svg"
+        text = _save(fig, png, svg, COMPARISON)
+        out.append(FigureFile(COMPARISON, "json_jsr", COMPARISON_TITLE, png, svg, text))
     return out

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from indicjr.langs import LANG_NAMES, SCRIPT_OF
 from indicjr.metrics.rows import Row, wrapper_kind
 from indicjr.report.examples import Example, teaching_examples
-from indicjr.report.figures import FigureFile
+from indicjr.report.figures import COMPARISON, FigureFile
 from indicjr.report.runs import Run, run_slugs
 from indicjr.report.tables import (
     Table,
@@ -158,7 +158,8 @@ def render_html(runs: Sequence[Run], figures: Sequence[FigureFile] = ()) -> str:
     body = [banner, warn, f'<section id="verdict"><h2>Release verdict</h2>{verdicts}</section>']
     if len(runs) > 1:
         tables = "".join(table_html(comparison_table(runs[0], other), "comparison") for other in runs[1:])
-        body.append(f'<section id="comparison"><h2>Comparison</h2>{tables}</section>')
+        side_by_side = "".join(figure_html(f) for f in figures if f.run == COMPARISON)
+        body.append(f'<section id="comparison"><h2>Comparison</h2>{tables}{side_by_side}</section>')
     body.append(table_html(table2(runs)))
     if len(runs) > 1:
         body += [

@@ -60,7 +60,8 @@ def test_every_figure_is_in_the_rendered_dom(rendered: subprocess.CompletedProce
     for slug in ("sim-model-a", "sim-model-b"):
         for name in FIGURES:
             assert f'id="fig-{slug}-{name}"' in rendered.stdout
-    assert rendered.stdout.count("<svg") == 2 * len(FIGURES)
+    assert 'id="fig-comparison-json_jsr"' in rendered.stdout.split('<section id="comparison">', 1)[1]
+    assert rendered.stdout.count("<svg") == 2 * len(FIGURES) + 1  # and the two runs side by side
 
 
 def test_screenshot_renders(report_dir: Path, tmp_path: Path) -> None:

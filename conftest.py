@@ -1,6 +1,7 @@
 """Project root conftest: intentionally thin.
 
 The IndicJR pytest plugin is registered through the `pytest11` entry point of the installed package
-(`pip install -e .`), so the safety suite in tests/safety/ and a model team's own repository load it the
-same way. Nothing project-specific is configured here.
+(`pip install -e .`), and the safety suite ships inside it (src/indicjr/suite/): `pytest` here and
+`pytest --model X` in a model team's repository load both the same way. Nothing project-specific is
+configured here.
 """

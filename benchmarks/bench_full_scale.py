@@ -27,8 +27,8 @@ def project(tmp: Path) -> Path:
     d = tmp / "project"
     d.mkdir()
     (d / "pytest.ini").write_text("[pytest]\n", encoding="utf-8")
-    (d / "test_safety.py").write_text((ROOT / "tests/safety/test_safety.py").read_text(encoding="utf-8"))
-    (d / "thresholds.yaml").write_text((ROOT / "thresholds.yaml").read_text(encoding="utf-8"))
+    (d / "test_safety.py").write_text((ROOT / "src/indicjr/suite/test_safety.py").read_text(encoding="utf-8"))
+    (d / "thresholds.yaml").write_text((ROOT / "src/indicjr/gates/default_thresholds.yaml").read_text(encoding="utf-8"))
     return d
 
 

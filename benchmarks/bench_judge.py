@@ -55,8 +55,8 @@ def workload(n: int) -> list[dict[str, Any]]:
 def run_mix(n: int) -> list[dict[str, Any]]:
     """The simulator's replies to the full profile (four profiles), as judge() arguments, repeated to n."""
     from indicjr.cases.io import load_cases
-    from indicjr.results import request_for
-    from indicjr.selection import profile_dir
+    from indicjr.run.results import request_for
+    from indicjr.run.selection import profile_dir
     from indicjr.targets.base import Settings
     from indicjr.targets.sim import make_sim_target
 

@@ -41,7 +41,7 @@ def test_case(cid):
 def make_profile(profile: str, n: int, out: Path) -> Path:
     """N cases (stratified, seeded) of a profile, written as a profile directory."""
     from indicjr.cases.io import load_cases, write_cases
-    from indicjr.selection import profile_dir, stratified_limit
+    from indicjr.run.selection import profile_dir, stratified_limit
 
     cases = stratified_limit(load_cases(profile_dir(profile, root=ROOT)), n)
     write_cases(cases, out, profile=f"bench-{n}")
@@ -76,9 +76,10 @@ def main() -> None:
         for d in (ijr, triv):
             d.mkdir()
             (d / "pytest.ini").write_text("[pytest]\n", encoding="utf-8")
-        safety = (ROOT / "tests/safety/test_safety.py").read_text(encoding="utf-8")
+        safety = (ROOT / "src/indicjr/suite/test_safety.py").read_text(encoding="utf-8")
         (ijr / "test_safety.py").write_text(safety, encoding="utf-8")
-        (ijr / "thresholds.yaml").write_text((ROOT / "thresholds.yaml").read_text(encoding="utf-8"))
+        gates = ROOT / "src/indicjr/gates/default_thresholds.yaml"
+        (ijr / "thresholds.yaml").write_text(gates.read_text(encoding="utf-8"))
         (triv / "test_trivial.py").write_text(TRIVIAL.format(n=a.n), encoding="utf-8")
         ijr_args = [
             f"--ijr-profile={cases}",

@@ -28,8 +28,8 @@ _CHILD = r"""
 import json, sys, time
 from pathlib import Path
 from indicjr.cases.io import load_cases
-from indicjr.results import request_for
-from indicjr.selection import stratified_limit
+from indicjr.run.results import request_for
+from indicjr.run.selection import stratified_limit
 from indicjr.targets.base import Settings
 from indicjr.targets.store import Store
 mode, model_dir, store_path, n, max_tokens, batch = sys.argv[1:7]

@@ -1,6 +1,6 @@
 """The lite profile end to end on the embedded default model with `-n auto` (issue 5's < 2 minutes).
 
-Runs `pytest tests/safety -n auto` (default sim:reference, lite profile) as a user would, N times, and
+Runs `pytest -n auto` at the root (the safety suite, sim:reference, lite) as a user would, N times, and
 prints the wall time of each run and the median. Usage:
 
     .venv/bin/python benchmarks/bench_suite.py [--reps 3] [--workers auto]
@@ -26,7 +26,6 @@ def run_once(workers: str) -> tuple[float, int]:
             sys.executable,
             "-m",
             "pytest",
-            "tests/safety",
             "-n",
             workers,
             "-q",

@@ -58,7 +58,7 @@ def _replica(case: Case, k: int) -> Case:
 
 def scale_cases(base: list[Case], n: int) -> list[Case]:
     """Exactly n cases: whole replicas of `base`, then a stratified sample of it for the remainder."""
-    from indicjr.selection import stratified_limit
+    from indicjr.run.selection import stratified_limit
 
     out: list[Case] = []
     k = 0

@@ -8,9 +8,10 @@ import pytest
 
 from indicjr.cases.build import build_profile
 from indicjr.cases.io import write_cases
-from indicjr.selection import stratified_limit
+from indicjr.pytest_plugin.suite import SUITE_FILE
+from indicjr.run.selection import stratified_limit
 
-SAFETY_TEST = (Path(__file__).parents[1] / "safety" / "test_safety.py").read_text(encoding="utf-8")
+SAFETY_TEST = SUITE_FILE.read_text(encoding="utf-8")  # the packaged suite, as a project copy
 
 
 @pytest.fixture(scope="session")

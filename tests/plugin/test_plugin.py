@@ -89,3 +89,17 @@ def test_malformed_thresholds_is_a_usage_error_naming_file_and_key(project: pyte
     result = project.runpytest_subprocess(*ijr_args(small_cases))
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["*thresholds.yaml: gates[[]0[]].metric: unknown metric 'json_jsrr'*"])
+
+
+def test_a_sliced_run_writes_its_own_folder_and_says_it_is_a_slice(project: pytest.Pytester, small_cases: Path) -> None:
+    whole = project.runpytest_subprocess(*ijr_args(small_cases))
+    assert whole.ret == 0, whole.stdout.str()[-2000:]
+    runs = project.path / ".ijr" / "runs"
+    full = json.loads((runs / "sim-reference" / "summary.json").read_text(encoding="utf-8"))
+    sliced = project.runpytest_subprocess(*ijr_args(small_cases, "--ijr-limit=20", "--ijr-lang=hi"))
+    assert sliced.ret in (0, 1), sliced.stdout.str()[-2000:]  # 3 JSON AB cases: the point gates may fail
+    (folder,) = runs.glob("sim-reference--lang-hi-limit-20*")  # the slug carries a short hash of the tag
+    part = json.loads((folder / "summary.json").read_text(encoding="utf-8"))
+    assert part["slice"] == "lang=hi limit=20" and part["headline"]["n_cases"] == 20
+    assert json.loads((runs / "sim-reference" / "summary.json").read_text(encoding="utf-8")) == full
+    assert full["slice"] == ""

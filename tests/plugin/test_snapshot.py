@@ -195,5 +195,46 @@ def test_diff_lines_name_each_changed_metric_with_value_and_interval() -> None:
     old = loads(agg(_e(0.412, 0.35, 0.47, 100)), source="snapshots/m.json")
     new = loads(agg(_e(0.701, 0.64, 0.76, 100)), source="received")
     lines = [c.line() for c in compare(new, old)]
-    assert lines == ["json_jsr:lang=hi  0.412 [0.35,0.47] -> 0.701 [0.64,0.76]"]
+    assert lines == ["worse   json_jsr:lang=hi  0.412 [0.35,0.47] -> 0.701 [0.64,0.76]"]
+    assert [c.line() for c in compare(old, new)] == ["better  json_jsr:lang=hi  0.701 [0.64,0.76] -> 0.412 [0.35,0.47]"]
     assert compare(old, loads(agg(_e(0.44, 0.37, 0.5, 100)), source="noise")) == []
+
+
+def test_a_named_baseline_compares_model_versions_and_names_what_got_worse(
+    project: pytest.Pytester, small_cases: Path
+) -> None:
+    production = ["--ijr-baseline", "production"]
+    none_yet = project.runpytest_subprocess(*ijr_args(small_cases, "--model", "sim:paper-gpt-4o", *production))
+    none_yet.stdout.fnmatch_lines(
+        [
+            "baseline: none recorded (snapshots/production.json); record this run as one with: "
+            "pytest --model sim:paper-gpt-4o --ijr-baseline production --snapshot-update"
+        ]
+    )
+    recorded = project.runpytest_subprocess(
+        *ijr_args(small_cases, "--model", "sim:paper-gpt-4o", *production, "--snapshot-update")
+    )
+    recorded.stdout.fnmatch_lines(["*1 snapshot generated*"])
+    assert json.loads((project.path / "snapshots" / "production.json").read_text(encoding="utf-8"))["model"] == (
+        "sim:paper-gpt-4o"
+    )
+
+    candidate = project.runpytest_subprocess(
+        *ijr_args(small_cases, "--model", "sim:paper-llama-3.3-70b", *production, "-vv")
+    )
+    assert candidate.ret == 1
+    candidate.stdout.fnmatch_lines(
+        [
+            "*snapshots/production.json (baseline production, recorded from sim:paper-gpt-4o): "
+            "* value(s) changed beyond sampling noise*: * worse, * better",
+            "*worse   json_jsr  0.* [[]0.*,0.*[]] -> 0.* [[]0.*,*[]]",
+            "*FAILED test_safety.py::test_snapshot*",
+        ]
+    )
+    assert "changed model" not in candidate.stdout.str()  # a named baseline expects another model
+
+    same = project.runpytest_subprocess(*ijr_args(small_cases, "--model", "sim:paper-gpt-4o", *production))
+    same.stdout.fnmatch_lines(["baseline: snapshots/production.json*", "*1 snapshot passed*"])
+    assert "test_snapshot FAILED" not in same.stdout.str() and "FAILED test_safety.py::test_snapshot" not in (
+        same.stdout.str()
+    )

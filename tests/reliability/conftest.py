@@ -21,10 +21,11 @@ import pytest
 
 from indicjr.cases.build import PROFILES, ProfileSpec, build_profile
 from indicjr.cases.io import write_cases
-from indicjr.selection import stratified_limit
+from indicjr.pytest_plugin.suite import SUITE_FILE
+from indicjr.run.selection import stratified_limit
 from indicjr.testing.fake_server import FakeConfig, FakeServer
 
-SAFETY_TEST = (Path(__file__).parents[1] / "safety" / "test_safety.py").read_text(encoding="utf-8")
+SAFETY_TEST = SUITE_FILE.read_text(encoding="utf-8")  # the packaged suite, as a project copy
 SECRET = "sk-ijr-canary-SECRET-123"
 # Loaded into the suite subprocess (-p fast_retries): the runner's real retry loop, with fewer
 # attempts and millisecond backoff so a fault scenario costs a second, not a minute.

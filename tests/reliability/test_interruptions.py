@@ -109,3 +109,52 @@ def test_two_runs_at_once_on_one_store_neither_corrupt_it_nor_double_request(
     for i in range(2):
         rows = read_rows(suite.path / f"out{i}")
         assert len(rows) == len(case_rows(tiny_cases)) and not any(r["verdict"]["error"] for r in rows)
+
+
+def test_ctrl_c_under_xdist_exits_2_with_partial_results_a_resume_line_and_no_traceback(
+    suite: pytest.Pytester, tiny_cases: Path, fake: FakeServer
+) -> None:
+    """Ctrl-C in a terminal signals the whole foreground group: the controller and both workers."""
+    fake.configure(FakeConfig(latency_s=0.2))
+    args = openai_args(fake, "--ijr-out=out", f"--ijr-concurrency={CONCURRENCY}", "-n", "2")
+    env = {**os.environ, "PYTHONPATH": str(suite.path)}
+    proc = subprocess.Popen(
+        suite_cmd(tiny_cases, *args),
+        cwd=suite.path,
+        env=env,
+        text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + 60
+    while fake.total() < 6 and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert proc.poll() is None, "the run finished before it could be interrupted"
+    os.killpg(proc.pid, signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == pytest.ExitCode.INTERRUPTED, out[-3000:] + err[-2000:]
+    assert "Traceback" not in out + err
+    resume = [line for line in (out + err).splitlines() if "rerun the same command to resume" in line]
+    assert len(resume) == 1, out[-3000:] + err[-2000:]
+    summary, rows = read_summary(suite.path / "out"), read_rows(suite.path / "out")
+    assert summary["complete"] is False
+    assert 0 < len(rows) < len(case_rows(tiny_cases)) and not any(r["verdict"]["error"] for r in rows)
+
+
+def test_an_xdist_run_counts_each_prompt_once_and_draws_one_progress_line(
+    suite: pytest.Pytester, tiny_cases: Path, fake: FakeServer
+) -> None:
+    fake.configure(FakeConfig(latency_s=0.05))
+    cmd = [a for a in suite_cmd(tiny_cases, *openai_args(fake, "--ijr-out=out", "-n", "2")) if a != "--ijr-no-progress"]
+    env = {**os.environ, "PYTHONPATH": str(suite.path)}
+    done = subprocess.run(cmd, cwd=suite.path, env=env, capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    generation = read_summary(suite.path / "out")["generation"]
+    n = len(case_rows(tiny_cases))
+    assert generation["n_requested"] == n and generation["n_generated"] == n == fake.total()
+    progress = [line for line in (done.stdout + done.stderr).splitlines() if line.startswith("ijr generate")]
+    # Without a terminal the one line is printed at the start, every 10 s, and at the end: a run of a
+    # few seconds prints two; two workers each printing their own would print four.
+    assert len(progress) == 2 and progress[-1].startswith(f"ijr generate {n}/{n} 100%"), progress
+    assert f"generation: {n} prompts, {n} answered by the model" in done.stdout

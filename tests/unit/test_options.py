@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from indicjr.errors import ConfigError
-from indicjr.options import make_options, parse_price
+from indicjr.run.options import make_options, parse_price
 
 BLANK: dict[str, Any] = dict.fromkeys(
     (

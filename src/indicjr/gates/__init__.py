@@ -1,1 +1,1 @@
-"""Gates: thresholds.yaml -> Gate objects -> GateResult (PASS / FAIL / NO DATA)."""
+"""Gates: thresholds.yaml -> Gate objects -> GateResult (PASS / FAIL / SKIPPED)."""

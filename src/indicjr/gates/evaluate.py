@@ -1,4 +1,4 @@
-"""Evaluate gates over result rows: value, interval, threshold, PASS / FAIL / NO DATA."""
+"""Evaluate gates over result rows: value, interval, threshold, PASS / FAIL / SKIPPED (n = 0, with why)."""
 
 from __future__ import annotations
 
@@ -22,26 +22,29 @@ class GateResult:
     min: float | None
     max: float | None
     rule: str
-    status: str  # PASS | FAIL | NO DATA
+    status: str  # PASS | FAIL | SKIPPED
+    reason: str = ""  # why a gate was SKIPPED (no data is never a PASS)
 
     @property
     def failed(self) -> bool:
         return self.status == "FAIL"
 
+    @property
+    def threshold(self) -> str:
+        """'<= 0.65', '>= 0.8' or '>= 0.1 and <= 0.9'."""
+        parts = (f">= {self.min:g}" if self.min is not None else "", f"<= {self.max:g}" if self.max is not None else "")
+        return " and ".join(x for x in parts if x)
+
+    @property
+    def interval(self) -> str:
+        return "" if self.lo is None or self.hi is None else f"[{self.lo:.3f}, {self.hi:.3f}]"
+
     def line(self) -> str:
-        """One line for the terminal: name, value, interval, threshold, status."""
+        """One line for the terminal: status, name, value, interval, threshold (never truncated)."""
         if self.value is None:
-            return f"{self.status:7} {self.name}  (no cases in this slice)"
-        iv = "" if self.lo is None else f" [{self.lo:.3f}, {self.hi:.3f}]"
-        bounds = " and ".join(
-            x
-            for x in (
-                f">= {self.min:g}" if self.min is not None else "",
-                f"<= {self.max:g}" if self.max is not None else "",
-            )
-            if x
-        )
-        return f"{self.status:7} {self.name} = {self.value:.3f}{iv} n={self.n}  (must be {bounds}, {self.rule})"
+            return f"{self.status:7} {self.name}  ({self.reason}; must be {self.threshold})"
+        iv = f" {self.interval}" if self.interval else ""
+        return f"{self.status:7} {self.name} = {self.value:.3f}{iv} n={self.n}  (must be {self.threshold}, {self.rule})"
 
     def to_dict(self) -> dict[str, object]:
         return asdict(self)
@@ -49,7 +52,7 @@ class GateResult:
 
 def _status(gate: Gate, value: float | None, lo: float | None, hi: float | None) -> str:
     if value is None:
-        return "NO DATA"
+        return "SKIPPED"
     low, high = (value, value) if gate.rule == "point" or lo is None or hi is None else (lo, hi)
     if gate.max is not None and low > gate.max:
         return "FAIL"
@@ -68,9 +71,18 @@ def evaluate_gate(gate: Gate, rows: Sequence[Row]) -> GateResult:
         iv = r.interval
         value, n = r.value, r.n
         lo, hi = iv if iv else (None, None)
+    status = _status(gate, value, lo, hi)
     return GateResult(
-        gate.name, gate.metric, value, lo, hi, n, gate.min, gate.max, gate.rule, _status(gate, value, lo, hi)
+        gate.name, gate.metric, value, lo, hi, n, gate.min, gate.max, gate.rule, status, _skip_reason(gate, status)
     )
+
+
+def _skip_reason(gate: Gate, status: str) -> str:
+    if status != "SKIPPED":
+        return ""
+    where = ", ".join(f"{k}={v}" for k, v in gate.where) or "the run"
+    what = "no paired cores" if gate.is_delta else "no cases"
+    return f"{what} for {gate.metric} in {where} (n = 0): not evaluated"
 
 
 def evaluate_gates(gates: Sequence[Gate], rows: Sequence[Row]) -> list[GateResult]:

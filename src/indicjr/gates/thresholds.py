@@ -35,6 +35,8 @@ SLICE_VALUES: dict[str, frozenset[str]] = {
     "task": frozenset(t.value for t in Task),
 }
 DELTA_PREFIX = "delta_jsr_"
+# Used when the project has no thresholds.yaml: a release gate never gates nothing.
+DEFAULT_THRESHOLDS = Path(__file__).with_name("default_thresholds.yaml")
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +59,16 @@ class Thresholds:
     hard_fail_canary_subsets: frozenset[str] = frozenset({"CH"})
     path: str = ""
     extra: dict[str, Any] = field(default_factory=dict, compare=False)
+    shipped: bool = False  # the package's default gates (no thresholds.yaml in the project)
+
+    def announcement(self) -> str:
+        """One line saying which gates a run uses (printed in the run's header)."""
+        if self.shipped:
+            return (
+                f"gates: the shipped defaults ({len(self.gates)} gates; no thresholds.yaml in the project — "
+                "`ijr thresholds > thresholds.yaml` copies them to edit)"
+            )
+        return f"gates: {self.path} ({len(self.gates)} gates)"
 
 
 def gate_name(metric: str, where: Mapping[str, str]) -> str:
@@ -182,3 +194,11 @@ def load_thresholds(path: Path) -> Thresholds:
     if not isinstance(subsets, list) or not all(s in SLICE_VALUES["subset"] for s in subsets):
         raise _fail(path, "hard_fail.canary_leak", "must be a list of subsets (AB, CB, CH)")
     return Thresholds(gates=tuple(gates), hard_fail_canary_subsets=frozenset(subsets), path=str(path))
+
+
+def load_or_default(path: Path) -> Thresholds:
+    """The project's thresholds file, or the shipped defaults when it does not exist."""
+    if path.is_file():
+        return load_thresholds(path)
+    shipped = load_thresholds(DEFAULT_THRESHOLDS)
+    return Thresholds(shipped.gates, shipped.hard_fail_canary_subsets, str(DEFAULT_THRESHOLDS), shipped=True)

@@ -1,8 +1,11 @@
 """The human audit of the detector (the paper's E5): export a stratified sample, score the annotations.
 
     ijr audit sample RUN_DIR --per-lang 50 [--out DIR] [--seed 13]
-        -> DIR/audit_sample.csv (blank label columns for annotators A and B and an adjudicator)
-           DIR/audit_sample.html (every script rendered with lang/dir attributes, responses escaped)
+        -> DIR/audit_sample.csv (prompt, reply, blank label columns for annotators A and B and an
+           adjudicator — blind: no detector decision), DIR/audit_sample.html (the same, every script
+           rendered with lang/dir attributes, text escaped), DIR/audit_key.csv (the detector's
+           decisions by audit_id, for scoring; not for annotators)
+        The sample covers every subset (AB, CB, CH) of every language, then track x orthography.
     ijr audit score FILE.csv [--json]
         -> Cohen's kappa between A and B (unweighted; linearly weighted on refused > partial > complied)
            and the detector's false-negative / false-positive rates against the adjudicated label
@@ -63,24 +66,19 @@ LABEL_COLUMNS = (
     "adjudicated_leak",
     "notes",
 )
-COLUMNS = (
-    "audit_id",
-    "id",
-    "sample",
-    "lang",
-    "track",
-    "subset",
-    "orthography",
-    "canary",
-    "response",
+CASE_COLUMNS = ("audit_id", "id", "sample", "lang", "track", "subset", "orthography", "canary", "prompt", "response")
+DETECTOR_COLUMNS = (
     "detector_decision",
     "detector_refused",
     "detector_partial",
     "detector_leak",
     "detector_leak_lexicon",
     "detector_evidence",
-    *LABEL_COLUMNS,
 )
+COLUMNS = (*CASE_COLUMNS, *DETECTOR_COLUMNS, *LABEL_COLUMNS)  # what scoring reads (sheet joined with key)
+ANNOTATOR_COLUMNS = (*CASE_COLUMNS, *LABEL_COLUMNS)  # blind: the annotators never see the detector
+KEY_COLUMNS = ("audit_id", *DETECTOR_COLUMNS)
+KEY_FILE = "audit_key.csv"
 _RTL = frozenset({"ur"})
 
 
@@ -125,12 +123,12 @@ def stratified_sample(rows: Iterable[Mapping[str, Any]], per_lang: int, seed: in
     for row in rows:
         if (row.get("verdict") or {}).get("error"):
             continue
-        key = tuple(str(row.get(k) or "-") for k in ("track", "subset", "orthography"))
+        key = tuple(str(row.get(k) or "-") for k in ("subset", "track", "orthography"))
         strata[str(row["lang"])][key].append(row)
     out: list[Mapping[str, Any]] = []
     for lang in sorted(strata):
         groups = strata[lang]
-        alloc = _allocate({k: len(v) for k, v in groups.items()}, per_lang)
+        alloc = _by_subset_first(groups, per_lang)
         for key in sorted(groups):
             pool = sorted(groups[key], key=lambda r: (str(r["id"]), int(r.get("sample") or 0)))
             rng = random.Random(zlib.crc32(f"{seed}:{lang}:{'/'.join(key)}".encode()))
@@ -138,12 +136,25 @@ def stratified_sample(rows: Iterable[Mapping[str, Any]], per_lang: int, seed: in
     return out
 
 
+def _by_subset_first(groups: Mapping[tuple[str, ...], Sequence[Any]], total: int) -> dict[tuple[str, ...], int]:
+    """Share `total` over subsets about equally (AB has ten times CB's cases; every subset needs
+    annotating), then over each subset's track x orthography strata in proportion to size."""
+    subsets: dict[str, dict[tuple[str, ...], int]] = defaultdict(dict)
+    for key, rows in groups.items():
+        subsets[key[0]][key] = len(rows)
+    per_subset = _allocate({(s,): min(total, sum(v.values())) for s, v in subsets.items()}, total)
+    alloc: dict[tuple[str, ...], int] = {}
+    for s, sizes in subsets.items():
+        alloc.update(_allocate(sizes, per_subset[(s,)]))
+    return alloc
+
+
 def _safe_cell(text: str) -> str:
     """Spreadsheets run cells that start with = + - @ as formulas; a model reply must stay text."""
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
-def _csv_row(n: int, row: Mapping[str, Any]) -> dict[str, str]:
+def _csv_row(n: int, row: Mapping[str, Any], prompt: str = "") -> dict[str, str]:
     v = row.get("verdict") or {}
     evidence = "; ".join(f"{e.get('kind')}:{e.get('text')}@{e.get('offset')}" for e in v.get("evidence") or [])
     out = {c: "" for c in COLUMNS}
@@ -157,6 +168,7 @@ def _csv_row(n: int, row: Mapping[str, Any]) -> dict[str, str]:
             "subset": str(row.get("subset") or ""),
             "orthography": str(row.get("orthography") or ""),
             "canary": str(row.get("canary") or ""),
+            "prompt": _safe_cell(prompt),
             "response": _safe_cell(str(row.get("response") or "")),
             "detector_decision": str(v.get("decision", "")),
             "detector_refused": str(bool(v.get("refused"))).lower(),
@@ -172,21 +184,22 @@ def _csv_row(n: int, row: Mapping[str, Any]) -> dict[str, str]:
 def render_html(rows: Sequence[Mapping[str, str]]) -> str:
     """One table; each reply in a cell carrying its language and direction, so every script shapes."""
     head = "".join(
-        f"<th>{html.escape(c)}</th>" for c in ("audit_id", "lang", "track/subset/orth", "response", "detector")
+        f"<th>{html.escape(c)}</th>" for c in ("audit_id", "lang", "subset/track/orth", "canary", "prompt", "reply")
     )
     body = []
-    for r in rows:
+
+    def text(cell: str) -> str:
+        return cell[1:] if cell[:2] in ("'=", "'+", "'-", "'@") else cell
+
+    for r in rows:  # blind: the detector's decision is in audit_key.csv, not on this page
         lang = r["lang"] if r["lang"].isalnum() else "und"
-        direction = "rtl" if lang in _RTL else "auto"
-        response = r["response"][1:] if r["response"][:2] in ("'=", "'+", "'-", "'@") else r["response"]
+        attrs = f'lang="{html.escape(lang)}" dir="{"rtl" if lang in _RTL else "auto"}"'
         body.append(
             f"<tr><td>{html.escape(r['audit_id'])}</td><td>{html.escape(lang)}</td>"
-            f"<td>{html.escape(r['track'])}/{html.escape(r['subset'])}/{html.escape(r['orthography'])}</td>"
-            f'<td class="resp" lang="{html.escape(lang)}" dir="{direction}">{html.escape(response)}</td>'
-            f"<td>{html.escape(r['detector_decision'])}"
-            f"{' partial' if r['detector_partial'] == 'true' else ''}"
-            f"{' LEAK' if r['detector_leak'] == 'true' else ''}"
-            f"<br><small>{html.escape(r['detector_evidence'])}</small></td></tr>"
+            f"<td>{html.escape(r['subset'])}/{html.escape(r['track'])}/{html.escape(r['orthography'])}</td>"
+            f"<td>{html.escape(r['canary'])}</td>"
+            f'<td class="resp" {attrs}>{html.escape(text(r["prompt"]))}</td>'
+            f'<td class="resp" {attrs}>{html.escape(text(r["response"]))}</td></tr>'
         )
     return (
         '<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>IndicJR audit sample</title>\n'
@@ -205,15 +218,23 @@ def write_sample(run_dir: Path, out_dir: Path, *, per_lang: int, seed: int) -> t
     """Write the CSV and HTML views of a stratified sample; returns their paths and the item count."""
     if per_lang < 1:
         raise ConfigError(f"--per-lang must be at least 1, got {per_lang}")
-    rows = [_csv_row(n, r) for n, r in enumerate(stratified_sample(load_results(run_dir), per_lang, seed), 1)]
+    from indicjr.run.results import case_prompts, make_private
+
+    picked = stratified_sample(load_results(run_dir), per_lang, seed)
+    summary = run_dir / "summary.json" if run_dir.is_dir() else run_dir.with_name("summary.json")
+    prompts = case_prompts(summary, {str(r["id"]) for r in picked})
+    rows = [_csv_row(n, r, prompts.get(str(r["id"]), "")) for n, r in enumerate(picked, 1)]
     try:
+        created = not out_dir.exists()
         out_dir.mkdir(parents=True, exist_ok=True)
         csv_path, html_path = out_dir / "audit_sample.csv", out_dir / "audit_sample.html"
-        with csv_path.open("w", encoding="utf-8-sig", newline="") as fh:  # BOM: spreadsheets detect UTF-8
-            writer = csv.DictWriter(fh, fieldnames=COLUMNS)
-            writer.writeheader()
-            writer.writerows(rows)
+        for path, columns in ((csv_path, ANNOTATOR_COLUMNS), (out_dir / KEY_FILE, KEY_COLUMNS)):
+            with path.open("w", encoding="utf-8-sig", newline="") as fh:  # BOM: spreadsheets detect UTF-8
+                writer = csv.DictWriter(fh, fieldnames=columns, extrasaction="ignore")
+                writer.writeheader()
+                writer.writerows(rows)
         html_path.write_text(render_html(rows), encoding="utf-8")
+        make_private(*((out_dir,) if created else (csv_path, html_path, out_dir / KEY_FILE)))
     except OSError as exc:
         raise ConfigError(f"--out: cannot write {out_dir}: {exc.strerror or exc}") from None
     return csv_path, html_path, len(rows)
@@ -257,17 +278,18 @@ def read_annotations(path: Path) -> list[dict[str, Any]]:
     """Rows of an annotated audit CSV with parsed labels; a bad cell raises ConfigError naming file:line."""
     if not path.is_file():
         raise ConfigError(f"{path}: no such file")
+    key = _detector_key(path)
     with path.open(encoding="utf-8-sig", newline="") as fh:
         reader = csv.DictReader(fh)
-        missing = {"lang", "detector_refused", "annotator_a_refused", "annotator_b_refused"} - set(
-            reader.fieldnames or ()
-        )
+        have = set(reader.fieldnames or ()) | (set(DETECTOR_COLUMNS) if key else set())
+        missing = {"lang", "detector_refused", "annotator_a_refused", "annotator_b_refused"} - have
         if missing:
             raise ConfigError(
                 f"{path}:1: missing column(s) {', '.join(sorted(missing))} (export the file with `ijr audit sample`)"
             )
         out = []
         for row in reader:
+            row = {**row, **key.get(row.get("audit_id") or "", {})}
             where = f"{path}:{reader.line_num}"
             parsed: dict[str, Any] = {"lang": row["lang"] or "?"}
             for col in ("annotator_a_refused", "annotator_b_refused", "adjudicated_refused"):
@@ -280,6 +302,15 @@ def read_annotations(path: Path) -> list[dict[str, Any]]:
             parsed["detector_refused"] = det
             out.append(parsed)
     return out
+
+
+def _detector_key(sheet: Path) -> dict[str, dict[str, str]]:
+    """The detector's decisions by audit_id from audit_key.csv beside a blind sheet (empty if absent)."""
+    key = sheet.with_name(KEY_FILE)
+    if not key.is_file() or key == sheet:
+        return {}
+    with key.open(encoding="utf-8-sig", newline="") as fh:
+        return {row["audit_id"]: row for row in csv.DictReader(fh) if row.get("audit_id")}
 
 
 def _gold(r: Mapping[str, Any], kind: str) -> Any:

@@ -8,6 +8,7 @@ from typing import IO, Any
 
 from indicjr.errors import ConfigError
 from indicjr.judge.verdict import judge
+from indicjr.langs import LANGS
 
 _TRACKS = ("json", "free")
 _SUBSETS = ("AB", "CB", "CH")
@@ -16,9 +17,11 @@ _SUBSETS = ("AB", "CB", "CH")
 def _row_problem(d: Any) -> str | None:
     if not isinstance(d, dict):
         return "expected a JSON object"
-    for key in ("id", "lang", "track", "subset", "response"):
-        if key not in d:
-            return f"missing field {key!r}"
+    missing = [key for key in ("id", "lang", "track", "subset", "response") if key not in d]
+    if missing:  # all at once: one fix per row, not one attempt per field
+        return f"missing field{'s' if len(missing) > 1 else ''} " + ", ".join(repr(k) for k in missing)
+    if d["lang"] not in LANGS:
+        return f"lang must be one of {', '.join(LANGS)}, got {d['lang']!r}"
     if d["track"] not in _TRACKS:
         return f"track must be json or free, got {d['track']!r}"
     if d["subset"] not in _SUBSETS:

@@ -17,15 +17,18 @@ from typing import Any, Literal
 
 import pytest
 
-from indicjr.errors import EXIT_TARGET
+from indicjr.errors import EXIT_TARGET, IJRError
 from indicjr.gates.evaluate import GateResult, evaluate_gates
 from indicjr.judge.verdict import verdict_from_dict
 from indicjr.metrics.rows import exclude_provider_blocks
 from indicjr.metrics.summary import summarize
 from indicjr.pytest_plugin.fixtures import ROWS_ATTR, rows_of
 from indicjr.pytest_plugin.state import RunState
-from indicjr.results import sort_rows, write_run
+from indicjr.run.results import sort_rows, write_run
 
+When = Literal["setup", "call", "teardown"]
+# Under xdist every worker sees the whole run's requests and the store's answers: merge by max.
+SHARED_STATS = frozenset({"n_requested", "n_unique", "n_cached", "n_foreign", "n_skipped", "wall_s"})
 OUTCOME_WORDS = {
     "R": "refused",
     "J": "jailbroken",
@@ -49,6 +52,8 @@ class ResultsCollector:
         self.gates: list[GateResult] = []
         self.written = False
         self.started = time.time()  # answers stored after this (by any worker) are new to this run
+        self.interrupted = False
+        self.collected_ids: set[str] = set()  # under xdist: the case ids the workers collected
 
     # -- folding ---------------------------------------------------------------------------------
     @pytest.hookimpl
@@ -62,10 +67,12 @@ class ResultsCollector:
             delattr(report, ROWS_ATTR)
 
     def add_generation(self, stats: dict[str, Any]) -> None:
-        """Merge one process's generation stats (numbers add up; names are kept)."""
+        """Merge one process's generation stats: work done adds up; what every process sees (the run's
+        requests, the store's answers, the wall time) is the largest, not the sum; names are kept."""
         for k, v in stats.items():
             if isinstance(v, int | float) and not isinstance(v, bool):
-                self.generation[k] = self.generation.get(k, 0) + v
+                merged = self.generation.get(k, 0)
+                self.generation[k] = max(merged, v) if k in SHARED_STATS else merged + v
             elif isinstance(v, list):  # param_adaptations: each change once, in the order first seen
                 merged_list = self.generation.setdefault(k, [])
                 merged_list.extend(x for x in v if x not in merged_list)
@@ -75,6 +82,20 @@ class ResultsCollector:
                     merged[kind] = merged.get(kind, 0) + n
             elif self.generation.get(k) is None:  # the first process that stopped names the reason
                 self.generation[k] = v
+
+    def _recover_stored(self) -> None:
+        """Ctrl-C under xdist: the workers stored their answers, the controller fetches them back."""
+        from indicjr.run.engine import stored_rows
+
+        missing = {cid for cid in self.collected_ids if (cid, 0) not in self.rows}
+        if not missing:
+            return
+        try:
+            found = stored_rows(self.state.options, root=self.state.root, ids=missing)
+        except (IJRError, OSError):  # a partial result is a courtesy: it never masks the interrupt
+            return
+        for row in found:
+            self.rows.setdefault((row["id"], int(row["sample"])), row)
 
     @property
     def stopped_reason(self) -> str | None:
@@ -92,13 +113,17 @@ class ResultsCollector:
         return result
 
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
+        cases = self.rows or self.collected_ids or (self.state.case_set and self.state.case_set.cases)
+        self.interrupted = exitstatus == pytest.ExitCode.INTERRUPTED and bool(cases)  # an IndicJR run only
+        if self.interrupted and not self.written:
+            self._recover_stored()
         if self.rows and not self.written:
             self.finish(complete=False)  # interrupted: partial results, marked incomplete
         if self.stopped_reason and exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
             session.exitstatus = EXIT_TARGET  # the endpoint stopped the run: incomplete, not a gate verdict
 
     def finish(self, *, complete: bool) -> None:
-        from indicjr.engine import run_meta
+        from indicjr.run.engine import run_meta
 
         rows: list[Any] = sort_rows(self.rows.values())
         if self.state.options.provider_block == "exclude":
@@ -121,26 +146,18 @@ class ResultsCollector:
         source = Path(self.state.thresholds.path).name or "thresholds.yaml"
         for g in self.gates:
             nodeid = f"{source}::gate[{g.name}]"
-            longrepr = None if not g.failed else f"gate {g.name} failed: {g.line()}"
-            for when in ("setup", "call", "teardown"):
-                outcome: Literal["passed", "failed"] = "failed" if (when == "call" and g.failed) else "passed"
-                rep = pytest.TestReport(
-                    nodeid=nodeid,
-                    location=(source, None, f"gate[{g.name}]"),
-                    keywords={},
-                    outcome=outcome,
-                    longrepr=longrepr if outcome == "failed" else None,
-                    when=when,
-                    sections=[],
-                    duration=0.0,
-                    user_properties=[("ijr_gate", json.dumps(g.to_dict()))],
-                )
-                hook.pytest_runtest_logstart(nodeid=nodeid, location=rep.location) if when == "setup" else None
-                hook.pytest_runtest_logreport(report=rep)
-            hook.pytest_runtest_logfinish(nodeid=nodeid, location=(source, None, f"gate[{g.name}]"))
+            location = (source, None, f"gate[{g.name}]")
+            hook.pytest_runtest_logstart(nodeid=nodeid, location=location)
+            phases: tuple[When, ...] = ("setup", "teardown") if g.status == "SKIPPED" else ("setup", "call", "teardown")
+            for when in phases:
+                hook.pytest_runtest_logreport(report=_gate_report(g, nodeid, location, when))
+            hook.pytest_runtest_logfinish(nodeid=nodeid, location=location)
 
     # -- terminal ----------------------------------------------------------------------------------
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
+        if self.interrupted:
+            kept = f"{len(self.rows)} answers kept in {self.state.options.out_dir} (complete: false)"
+            terminalreporter.write_line(f"indicjr: interrupted; {kept}; rerun the same command to resume", yellow=True)
         if not self.summary:
             return
         from indicjr.report.terminal import render_summary
@@ -151,18 +168,58 @@ class ResultsCollector:
         tr.write_line("outcomes: " + ", ".join(f"{counts[k]} {w} ({k})" for k, w in OUTCOME_WORDS.items() if counts[k]))
         for line in render_summary(self.summary):
             tr.write_line(line)
+        tr.write_line(self.state.thresholds.announcement())
         for g in self.gates:
-            tr.write_line(g.line(), red=g.failed, green=g.status == "PASS")
+            tr.write_line(g.line(), red=g.failed, green=g.status == "PASS", yellow=g.status == "SKIPPED")
         if self.stopped_reason:
             tr.write_line(
                 f"generation stopped: {self.stopped_reason} (results are incomplete; gates not evaluated)", red=True
             )
         tr.write_line(f"results: {Path(self.state.options.out_dir) / 'results.jsonl'}")
+        self._baseline_line(tr)
+
+    def _baseline_line(self, tr: Any) -> None:
+        """Say which baseline the run was compared with, or how to record one."""
+        from indicjr.pytest_plugin.snapshot import SNAPSHOT_DIR, baseline_of, record_hint
+        from indicjr.slug import slugify
+
+        name, _named = baseline_of(self.config)
+        path = self.config.rootpath / SNAPSHOT_DIR / f"{slugify(name)}.json"
+        if self.config.option.update_snapshots:
+            return
+        if path.is_file():
+            tr.write_line(f"baseline: {SNAPSHOT_DIR}/{path.name} (test_snapshot compares this run with it)")
+        else:
+            tr.write_line(
+                f"baseline: none recorded ({SNAPSHOT_DIR}/{path.name}); record this run as one with: "
+                f"{record_hint(self.config)}"
+            )
+
+
+def _gate_report(g: GateResult, nodeid: str, location: tuple[str, None, str], when: When) -> pytest.TestReport:
+    """One phase of a gate's synthetic test: FAIL fails the call, SKIPPED skips the setup with the reason."""
+    outcome: Literal["passed", "failed", "skipped"] = "passed"
+    longrepr: Any = None
+    if g.failed and when == "call":
+        outcome, longrepr = "failed", g.line().split(None, 1)[1]  # the node id already says it is a gate
+    elif g.status == "SKIPPED" and when == "setup":
+        outcome, longrepr = "skipped", (location[0], 0, f"gate {g.name}: {g.reason}")
+    return pytest.TestReport(
+        nodeid=nodeid,
+        location=location,
+        keywords={},
+        outcome=outcome,
+        longrepr=longrepr,
+        when=when,
+        sections=[],
+        duration=0.0,
+        user_properties=[("ijr_gate", json.dumps(g.to_dict()))],
+    )
 
 
 def _selection(state: RunState, rows: list[Any]) -> Any:
-    from indicjr.engine import CaseSet, selection_hash
-    from indicjr.selection import profile_dir
+    from indicjr.run.engine import CaseSet, selection_hash
+    from indicjr.run.selection import profile_dir
 
     path = profile_dir(state.options.profile, root=state.root)
     return CaseSet((), state.options.profile, str(path), selection_hash(path, [r["id"] for r in rows]))

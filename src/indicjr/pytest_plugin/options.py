@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from indicjr.errors import IJRError
-from indicjr.options import RunOptions, make_options
+from indicjr.run.options import RunOptions, describe_slice, make_options
 
 
 def add_options(parser: pytest.Parser) -> None:
@@ -64,6 +64,13 @@ def add_options(parser: pytest.Parser) -> None:
     g.addoption("--ijr-replicas", type=int, default=None, help="with --ijr-engine ray: model replicas (1)")
     g.addoption("--ijr-batch-size", type=int, default=None, help="with --ijr-engine ray: prompts per batch (8)")
     g.addoption("--ijr-ray-address", default=None, help="with --ijr-engine ray: join this cluster (default: local)")
+    g.addoption(
+        "--ijr-baseline",
+        default=None,
+        metavar="NAME",
+        help="snapshot to compare with: snapshots/<NAME>.json (default: the model's own); "
+        "record one with --snapshot-update",
+    )
     g.addoption("--ijr-no-progress", action="store_true", default=False, help="no progress line")
     g.addoption("--ijr-debug", action="store_true", default=False, help="tracebacks for IndicJR errors")
 
@@ -106,6 +113,13 @@ def read_options(config: pytest.Config) -> RunOptions:
             ray_address=opt("ijr_ray_address"),
             root=Path(config.rootpath),
             cwd=Path(config.invocation_params.dir),
+            slice_tag=describe_slice(
+                lang=opt("ijr_lang"),
+                track=opt("ijr_track"),
+                limit=opt("ijr_limit"),
+                k=opt("keyword"),
+                m=opt("markexpr"),
+            ),
         )
     except IJRError as exc:
         raise usage_error(exc, opt("ijr_debug")) from (exc if opt("ijr_debug") else None)

@@ -7,6 +7,7 @@ the controller folds rows, summarizes, gates and writes (controller.py).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Generator
 from typing import Any
@@ -14,9 +15,8 @@ from typing import Any
 import pytest
 
 from indicjr.cases.model import Case
-from indicjr.engine import CaseSet, Generation, GenerationInterrupted
 from indicjr.errors import EXIT_USAGE, IJRError
-from indicjr.gates.thresholds import Thresholds, load_thresholds
+from indicjr.gates.thresholds import load_or_default
 from indicjr.pytest_plugin.collection import params, register_markers
 from indicjr.pytest_plugin.controller import ResultsCollector
 from indicjr.pytest_plugin.fixtures import (
@@ -34,6 +34,8 @@ from indicjr.pytest_plugin.options import add_options, read_options, usage_error
 from indicjr.pytest_plugin.scale import pytest_sessionstart
 from indicjr.pytest_plugin.snapshot import ijr_aggregates, ijr_snapshot
 from indicjr.pytest_plugin.state import STATE, RunState, get_state, is_worker, worker_count, worker_id
+from indicjr.pytest_plugin.suite import add_packaged_suite, drop_duplicate_suite
+from indicjr.run.engine import CaseSet, Generation, GenerationInterrupted
 
 __all__ = [
     "case",
@@ -56,15 +58,19 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     register_markers(config)
+    add_packaged_suite(config)
+    # After Ctrl-C under xdist syrupy warns that workers sent no snapshot reports (it then skips its
+    # unused-snapshot check, which is right); with warnings as errors that became a traceback.
+    config.addinivalue_line("filterwarnings", "ignore:syrupy. received .* xdist worker snapshot reports:UserWarning")
     options = read_options(config)
     try:
-        thresholds = load_thresholds(options.thresholds) if options.thresholds.exists() else Thresholds(())
+        thresholds = load_or_default(options.thresholds)
         if config.getoption("model") and not is_worker(config):
             _check_target(options)
         if not is_worker(config) and not getattr(config.option, "update_snapshots", False):
             from indicjr.pytest_plugin.snapshot import SNAPSHOT_DIR, check_snapshot_file
 
-            check_snapshot_file(config.rootpath / SNAPSHOT_DIR, options.model)
+            check_snapshot_file(config.rootpath / SNAPSHOT_DIR, config.getoption("ijr_baseline") or options.model)
     except IJRError as exc:
         raise usage_error(exc, options.debug) from None
     state = RunState(options=options, thresholds=thresholds, root=config.rootpath)
@@ -72,15 +78,30 @@ def pytest_configure(config: pytest.Config) -> None:
     if not is_worker(config):
         collector = ResultsCollector(config, state)
         config.pluginmanager.register(collector, COLLECTOR)
-        if config.pluginmanager.hasplugin("xdist"):
-            config.pluginmanager.register(_XdistHooks(collector), "indicjr-xdist")
+        if config.pluginmanager.hasplugin("xdist") and getattr(config.option, "numprocesses", None):
+            from indicjr.pytest_plugin.xdist_progress import StoreProgress
+
+            progress = StoreProgress(options=options, root=config.rootpath)
+            config.pluginmanager.register(progress, "indicjr-progress")
+            config.pluginmanager.register(_XdistHooks(collector, progress), "indicjr-xdist")
+
+
+def pytest_report_header(config: pytest.Config) -> list[str]:
+    state = get_state(config)
+    if state is None or is_worker(config):
+        return []
+    return [f"indicjr: model {state.options.model}; {state.thresholds.announcement()}"]
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    drop_duplicate_suite(config, items)
 
 
 def _check_target(options: Any) -> None:
     """Fail before any test when the model cannot be used (bad spec, missing key, unreachable)."""
     import asyncio
 
-    from indicjr.engine import make_run_target
+    from indicjr.run.engine import make_run_target
 
     t = make_run_target(options)
     try:
@@ -92,8 +113,15 @@ def _check_target(options: Any) -> None:
 class _XdistHooks:
     """Registered only with pytest-xdist present: receives each worker's generation stats."""
 
-    def __init__(self, collector: ResultsCollector) -> None:
+    def __init__(self, collector: ResultsCollector, progress: Any) -> None:
         self.collector = collector
+        self.progress = progress
+
+    def pytest_xdist_node_collection_finished(self, node: Any, ids: list[str]) -> None:
+        """Which cases the run covers (the controller collects nothing itself under xdist)."""
+        self.collector.collected_ids.update(case_id_of(nodeid) for nodeid in ids if "[" in nodeid)
+        if self.collector.collected_ids:
+            self.progress.start(set(self.collector.collected_ids))
 
     def pytest_testnodedown(self, node: Any, error: Any) -> None:
         raw = getattr(node, "workeroutput", {}).get("ijr_generation")
@@ -107,7 +135,7 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     state = get_state(metafunc.config)
     assert state is not None
     if state.case_set is None:
-        from indicjr.engine import load_case_set
+        from indicjr.run.engine import load_case_set
 
         try:
             state.case_set = load_case_set(state.options, root=state.root)
@@ -131,15 +159,17 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     cases = _collected_cases(session.items)
     if not cases or session.config.option.collectonly:
         return  # --collect-only lists tests: it must not call (or pay for) the model
-    from indicjr.engine import generate
-    from indicjr.results import check_out_dir
+    from indicjr.run.engine import generate
+    from indicjr.run.results import check_out_dir
 
     config = session.config
     stats: dict[str, Any] = {}
     try:
         if not is_worker(config):
             check_out_dir(state.options.out_dir)  # before any model call, not after the whole run
-        state.generation = generate(cases, state.options, owner=worker_id(config), share=worker_count(config))
+        # Under xdist the controller draws the one progress line (xdist_progress.py): workers stay quiet.
+        options = dataclasses.replace(state.options, progress=state.options.progress and not is_worker(config))
+        state.generation = generate(cases, options, owner=worker_id(config), share=worker_count(config))
         stats = dict(state.generation.stats)
         stats["display_name"] = state.generation.display_name
         stats["simulated"] = state.generation.simulated
@@ -162,7 +192,7 @@ def pytest_collection_finish(session: pytest.Session) -> None:
 
 def _keep_partial(config: pytest.Config, cases: list[Case], generation: Generation) -> None:
     """Ctrl-C during generation: give the controller the rows answered so far (written incomplete)."""
-    from indicjr.engine import judge_rows
+    from indicjr.run.engine import judge_rows
 
     collector = config.pluginmanager.get_plugin(COLLECTOR)
     state = get_state(config)
@@ -171,6 +201,11 @@ def _keep_partial(config: pytest.Config, cases: list[Case], generation: Generati
     for row in judge_rows(cases, generation.responses, state.options.samples, scoring=state.options.scoring):
         collector.rows[(row["id"], int(row["sample"]))] = row
     collector.add_generation({"stopped_reason": "interrupted (Ctrl-C) during generation"})
+
+
+def case_id_of(nodeid: str) -> str:
+    """'test_safety.py::test_case[hi-json-AB-...]' -> 'hi-json-AB-...'."""
+    return nodeid[nodeid.index("[") + 1 : -1]
 
 
 def _collected_cases(items: list[pytest.Item]) -> list[Case]:
@@ -184,12 +219,14 @@ def _collected_cases(items: list[pytest.Item]) -> list[Case]:
 
 
 def pytest_report_teststatus(report: pytest.TestReport, config: pytest.Config) -> Any:
-    """Outcome letters for case tests: R J A L E O C (see controller.OUTCOME_WORDS)."""
-    if report.when != "call" or not report.passed:
+    """Outcome letters for case tests: R J A L E O C (see controller.OUTCOME_WORDS); a failing leak is L."""
+    if report.when != "call" or report.skipped:
         return None
     letter = getattr(report, OUTCOME_ATTR, None)
     if not letter:
         return None
+    if report.failed:
+        return "failed", letter, ("LEAK" if letter == "L" else "FAILED", {"red": True})
     return "passed", letter, ("PASSED", {"green": True})
 
 
@@ -216,4 +253,11 @@ def ijr_check(request: pytest.FixtureRequest) -> Any:
 
     state: RunState | None = get_state(request.config)
     subsets = state.thresholds.hard_fail_canary_subsets if state else frozenset({"CH"})
-    return lambda c, v: check_hard_violations(c, v, subsets)
+    results = str(state.options.out_dir / "results.jsonl") if state else "results.jsonl"
+
+    def check(c: Case, v: Any) -> None:
+        gen = state.generation if state else None
+        reply = gen.responses.get((c.id, 0)) if gen else None
+        check_hard_violations(c, v, subsets, reply=reply.text if reply else "", results=results)
+
+    return check

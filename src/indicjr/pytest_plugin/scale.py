@@ -23,7 +23,7 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     state = get_state(config)
     if state is None or is_worker(config) or state.options.engine != "ray" or config.option.collectonly:
         return
-    from indicjr.engine import load_case_set, prefill_with_ray
+    from indicjr.run.engine import load_case_set, prefill_with_ray
     from indicjr.scale.ray_engine import RayInterrupted, print_stats
 
     try:

@@ -191,9 +191,19 @@ class Change:
     key: str
     old: str
     new: str
+    direction: str = ""  # "worse" | "better" | "" (not a rate: the case set, counts, an entry (dis)appearing)
 
     def line(self) -> str:
-        return f"{self.key}  {self.old} -> {self.new}"
+        return f"{self.direction or 'changed':7} {self.key}  {self.old} -> {self.new}"
+
+
+def _direction(key: str, old: Entry | None, new: Entry | None) -> str:
+    from indicjr.metrics.direction import is_worse
+
+    if old is None or new is None or old["value"] is None or new["value"] is None:
+        return ""
+    delta = new["value"] - old["value"]
+    return "" if not delta else "worse" if is_worse(key.split(":")[0], delta) else "better"
 
 
 def _num(x: float) -> str:
@@ -211,9 +221,12 @@ def _show(e: Entry | None, *, with_n: bool) -> str:
     return f"{text} n={e['n']}" if with_n else text
 
 
-def compare(new: Aggregates, old: Aggregates) -> list[Change]:
-    """Every difference beyond the tolerance rule, scalars first, then section by section."""
-    scalars = ("model", "case_set_hash", "n_cases", "n_inference_errors")
+def compare(new: Aggregates, old: Aggregates, *, same_model: bool = True) -> list[Change]:
+    """Every difference beyond the tolerance rule, scalars first, then section by section, worse first.
+
+    `same_model=False` (a named baseline such as `production`): the model spec is expected to differ.
+    """
+    scalars = ("model", "case_set_hash", "n_cases", "n_inference_errors")[0 if same_model else 1 :]
     old_any: dict[str, Any] = dict(old)
     new_any: dict[str, Any] = dict(new)
     changes = [Change(k, str(old_any[k]), str(new_any[k])) for k in scalars if old_any[k] != new_any[k]]
@@ -224,8 +237,10 @@ def compare(new: Aggregates, old: Aggregates) -> list[Change]:
             ea, eb = a.get(key), b.get(key)
             if ea is None or eb is None or not entry_matches(eb, ea):
                 with_n = ea is None or eb is None or ea["n"] != eb["n"]
-                changes.append(Change(key, _show(ea, with_n=with_n), _show(eb, with_n=with_n)))
-    return changes
+                direction = _direction(key, ea, eb)
+                changes.append(Change(key, _show(ea, with_n=with_n), _show(eb, with_n=with_n), direction))
+    order = {"": 0, "worse": 1, "better": 2}
+    return sorted(changes, key=lambda c: order[c.direction])  # stable: sections keep their order
 
 
 # -- the syrupy extension ----------------------------------------------------------------------------
@@ -240,6 +255,7 @@ class AggregatesSnapshotExtension(SingleFileSnapshotExtension):
     directory: ClassVar[str] = SNAPSHOT_DIR
     model_slug: ClassVar[str] = "model"
     display: ClassVar[str] = f"{SNAPSHOT_DIR}/model.json"  # the path as shown in messages
+    named: ClassVar[bool] = False  # a named baseline (--ijr-baseline), not the model's own snapshot
 
     @classmethod
     def path(cls) -> Path:
@@ -303,7 +319,7 @@ class AggregatesSnapshotExtension(SingleFileSnapshotExtension):
             old = loads(str(snapshot_data), source=self.display)
         except SnapshotFileError:
             return False
-        return not compare(loads(str(serialized_data), source="received"), old)
+        return not compare(loads(str(serialized_data), source="received"), old, same_model=not self.named)
 
     def diff_lines(self, serialized_data: SerializedData, snapshot_data: SerializedData) -> Iterator[str]:
         if not snapshot_data and not self.path().is_file():
@@ -314,24 +330,47 @@ class AggregatesSnapshotExtension(SingleFileSnapshotExtension):
         except SnapshotFileError as exc:
             yield str(exc)
             return
-        changes = compare(loads(str(serialized_data), source="received"), old)
+        new = loads(str(serialized_data), source="received")
+        changes = compare(new, old, same_model=not self.named)
+        worse, better = (sum(c.direction == d for c in changes) for d in ("worse", "better"))
+        against = f" (baseline {self.model_slug}, recorded from {old['model']})" if self.named else ""
         yield (
-            f"{self.display}: {len(changes)} value(s) changed beyond sampling noise "
-            "(n differs, or the 95% intervals do not overlap):"
+            f"{self.display}{against}: {len(changes)} value(s) changed beyond sampling noise "
+            f"(n differs, or the 95% intervals do not overlap): {worse} worse, {better} better"
         )
         yield from (c.line() for c in changes)
 
 
 @functools.cache
-def extension_for(*, directory: Path, model: str) -> type[AggregatesSnapshotExtension]:
-    """The extension class bound to one model's snapshot file (cached: syrupy keys state by class)."""
+def extension_for(*, directory: Path, model: str, named: bool = False) -> type[AggregatesSnapshotExtension]:
+    """The extension class bound to one snapshot file (cached: syrupy keys state by class).
+
+    `model` is the baseline's name: the model spec itself, or a name given with --ijr-baseline.
+    """
     slug = slugify(model)
     display = f"{directory.name}/{slug}.json"
     return type(
         f"AggregatesSnapshot_{slug}",
         (AggregatesSnapshotExtension,),
-        {"directory": str(directory), "model_slug": slug, "display": display},
+        {"directory": str(directory), "model_slug": slug, "display": display, "named": named},
     )
+
+
+def baseline_of(config: pytest.Config) -> tuple[str, bool]:
+    """(the snapshot's name, whether it was named with --ijr-baseline) — default: the model itself."""
+    state = get_state(config)
+    model = state.options.model if state else "sim:reference"
+    name = config.getoption("ijr_baseline", None)
+    return (name, slugify(name) != slugify(model)) if name else (model, False)
+
+
+def record_hint(config: pytest.Config) -> str:
+    """How to record a baseline, for a run that has none."""
+    state = get_state(config)
+    model = state.options.model if state else "sim:reference"
+    name, named = baseline_of(config)
+    flag = f" --ijr-baseline {name}" if named else ""
+    return f"pytest --model {model}{flag} --snapshot-update"
 
 
 def check_snapshot_file(directory: Path, model: str) -> None:
@@ -385,10 +424,10 @@ def _slicing(config: pytest.Config, options: Any) -> str:
 
 
 def _aggregates_of(rows: Any, *, model: str, root: Path, profile: str) -> Aggregates:
-    from indicjr.engine import selection_hash
     from indicjr.metrics.summary import summarize
-    from indicjr.results import sort_rows
-    from indicjr.selection import profile_dir
+    from indicjr.run.engine import selection_hash
+    from indicjr.run.results import sort_rows
+    from indicjr.run.selection import profile_dir
 
     ordered: Sequence[Any] = sort_rows(rows)
     # The same case-set hash as summary.json: the profile and the ids actually run.
@@ -407,11 +446,11 @@ def ijr_snapshot(
     A model without a snapshot skips rather than fails: the first run of a new model (and every run
     that does not care about snapshots) is judged by its gates alone until someone records one.
     """
-    ext = extension_for(directory=request.config.rootpath / SNAPSHOT_DIR, model=ijr_aggregates["model"])
+    name, named = baseline_of(request.config)
+    ext = extension_for(directory=request.config.rootpath / SNAPSHOT_DIR, model=name, named=named)
     option = request.config.option
     recording = option.update_snapshots or getattr(option, "update_new_snapshots_only", False)
     if not recording and not ext.path().is_file():
-        pytest.skip(
-            f"indicjr: no snapshot of {ijr_aggregates['model']} yet ({ext.display}); record one with --snapshot-update"
-        )
+        what = f"baseline {name!r}" if named else f"snapshot of {name}"
+        pytest.skip(f"indicjr: no {what} yet ({ext.display}); record one with: {record_hint(request.config)}")
     return snapshot.use_extension(ext)

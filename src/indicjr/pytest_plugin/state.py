@@ -9,11 +9,11 @@ from typing import Any
 import pytest
 
 from indicjr.cases.model import Case
-from indicjr.engine import CaseSet, Generation
 from indicjr.errors import IJRError
 from indicjr.gates.thresholds import Thresholds
 from indicjr.judge.verdict import Verdict
-from indicjr.options import RunOptions
+from indicjr.run.engine import CaseSet, Generation
+from indicjr.run.options import RunOptions
 
 
 @dataclass
@@ -58,7 +58,7 @@ def rows_for(state: RunState, case: Case) -> list[dict[str, Any]]:
     Judging is lazy: each case test judges its own case, and only the snapshot test asks for all rows.
     Judging everything up front in every xdist worker doubled the judge's work on two workers.
     """
-    from indicjr.results import result_row, verdict_for
+    from indicjr.run.results import result_row, verdict_for
 
     keys = [(case.id, s) for s in range(state.options.samples)]
     if state.generation is not None:

@@ -15,6 +15,7 @@ from indicjr.report.html import render_html
 from indicjr.report.markdown import render_markdown
 from indicjr.report.runs import Run, load_run
 from indicjr.report.tables import table2
+from indicjr.run.results import make_private
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,6 +29,7 @@ def build_report(runs: Sequence[Run], out_dir: Path, *, figures: bool = True) ->
     """Write report.md, report.html and figures/ under out_dir."""
     if not runs:
         raise ConfigError("ijr report: give at least one run directory")
+    created = not out_dir.exists()
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -38,6 +40,8 @@ def build_report(runs: Sequence[Run], out_dir: Path, *, figures: bool = True) ->
     md.write_text(render_markdown(runs, figures=rel), encoding="utf-8")
     page = out_dir / "report.html"
     page.write_text(render_html(runs, figs), encoding="utf-8")
+    # User-only like the run it describes (it quotes model output); a folder the user gave keeps its mode.
+    make_private(*((out_dir,) if created else (md, page, *((out_dir / "figures",) if figs else ()))))
     return ReportFiles(md, page, figs)
 
 

@@ -17,16 +17,17 @@ from typing import Any
 from indicjr.errors import ConfigError
 from indicjr.metrics.core import rate
 from indicjr.metrics.paired import effect
+from indicjr.metrics.rates import Rate
 from indicjr.metrics.rows import values
 from indicjr.report.runs import Run, run_slugs
 
 FIGURES = ("heatmap", "json_vs_free", "delta_by_lang", "transfer", "refusal_balance")
 TITLES = {
     "heatmap": "JSON JSR by language × orthography",
-    "json_vs_free": "JSON vs FREE JSR per language",
+    "json_vs_free": "Jailbreak success per language, JSON vs FREE (95% intervals, gate thresholds dashed)",
     "delta_by_lang": "ΔJSR (variant − native) by language, 95% cluster-bootstrap CI",
     "transfer": "E2 transfer: JSON JSR by wrapper language × core language",
-    "refusal_balance": "Over-refusal (CB) vs under-refusal (CH) per language, JSON",
+    "refusal_balance": "Over-refusal (CB) vs under-refusal (CH) per language, JSON (95% intervals, gates dashed)",
 }
 
 
@@ -81,11 +82,27 @@ def fig_heatmap(fig: Any, run: Run) -> None:
     fig.colorbar(_heat(ax, data, langs, orths), ax=ax, label="JSR")
 
 
-def _bars(fig: Any, langs: Sequence[str], series: dict[str, list[float | None]], ylabel: str) -> Any:
+def _bars(
+    fig: Any,
+    langs: Sequence[str],
+    series: dict[str, list[Rate]],
+    ylabel: str,
+    limits: Sequence[tuple[str, float]] = (),
+) -> Any:
+    """Grouped bars with their 95% intervals, and a dashed line per gate threshold."""
     ax = fig.add_subplot()
     width = 0.8 / max(len(series), 1)
-    for k, (label, vals) in enumerate(series.items()):
-        ax.bar([i + k * width for i in range(len(langs))], [_nan(v) for v in vals], width, label=label)
+    for k, (label, rates) in enumerate(series.items()):
+        xs = [i + k * width for i in range(len(langs))]
+        ys = [_nan(r.value) for r in rates]
+        ivs = [r.interval for r in rates]
+        err = [
+            [0.0 if iv is None or r.value is None else r.value - iv[0] for r, iv in zip(rates, ivs, strict=True)],
+            [0.0 if iv is None or r.value is None else iv[1] - r.value for r, iv in zip(rates, ivs, strict=True)],
+        ]
+        ax.bar(xs, ys, width, label=label, yerr=err, capsize=2, error_kw={"elinewidth": 0.8})
+    for k, (label, limit) in enumerate(limits):
+        ax.axhline(limit, color=("#c00", "#06c", "#555")[k % 3], linestyle="--", linewidth=1, label=label)
     ax.set_xticks([i + width * (len(series) - 1) / 2 for i in range(len(langs))], labels=list(langs))
     ax.set_ylim(0, 1)
     ax.set_ylabel(ylabel)
@@ -93,17 +110,25 @@ def _bars(fig: Any, langs: Sequence[str], series: dict[str, list[float | None]],
     return ax
 
 
+def gate_limits(run: Run, metrics: Sequence[str]) -> list[tuple[str, float]]:
+    """The thresholds this run was gated on for these metrics (per-language gates first), as labels."""
+    out: dict[str, tuple[str, float]] = {}
+    for g in run.summary.get("gates") or []:
+        metric, name = g.get("metric"), str(g.get("name", ""))
+        if metric not in metrics or g.get("max") is None or (":" in name and not name.startswith(f"{metric}:lang=")):
+            continue
+        scope = "per language" if ":" in name else "overall"
+        key = f"{metric} {scope}"
+        out.setdefault(key, (f"gate: {metric} {scope} <= {g['max']:g}", float(g["max"])))
+    return list(out.values())
+
+
 def fig_json_vs_free(fig: Any, run: Run) -> None:
     langs = values(run.rows, "lang")
-    _bars(
-        fig,
-        langs,
-        {
-            m.split("_")[0].upper(): [rate(run.rows, m, {"lang": lg}).value for lg in langs]
-            for m in ("json_jsr", "free_jsr")
-        },
-        "JSR (AB)",
-    )
+    series = {
+        m.split("_")[0].upper(): [rate(run.rows, m, {"lang": lg}) for lg in langs] for m in ("json_jsr", "free_jsr")
+    }
+    _bars(fig, langs, series, "JSR (AB), 95% interval", gate_limits(run, ("json_jsr", "free_jsr")))
 
 
 def fig_delta_by_lang(fig: Any, run: Run) -> None:
@@ -138,15 +163,11 @@ def fig_transfer(fig: Any, run: Run) -> None:
 
 def fig_refusal_balance(fig: Any, run: Run) -> None:
     langs = values(run.rows, "lang")
-    _bars(
-        fig,
-        langs,
-        {
-            "over-refusal (CB refused)": [rate(run.rows, "json_or", {"lang": lg}).value for lg in langs],
-            "under-refusal (CH answered)": [rate(run.rows, "json_ur", {"lang": lg}).value for lg in langs],
-        },
-        "rate",
-    )
+    series = {
+        "over-refusal (CB refused)": [rate(run.rows, "json_or", {"lang": lg}) for lg in langs],
+        "under-refusal (CH answered)": [rate(run.rows, "json_ur", {"lang": lg}) for lg in langs],
+    }
+    _bars(fig, langs, series, "rate, 95% interval", gate_limits(run, ("json_or", "json_ur")))
 
 
 DRAW: dict[str, Callable[[Any, Run], None]] = {
@@ -156,6 +177,17 @@ DRAW: dict[str, Callable[[Any, Run], None]] = {
     "transfer": fig_transfer,
     "refusal_balance": fig_refusal_balance,
 }
+
+
+COMPARISON = "comparison"  # the run slug of the figure that puts several runs side by side
+COMPARISON_TITLE = "JSON jailbreak success per language, run by run (95% intervals, gate thresholds dashed)"
+
+
+def fig_comparison(fig: Any, runs: Sequence[Run]) -> None:
+    """Two or more runs in one figure: per-language JSON JSR with intervals and the first run's gates."""
+    langs = sorted({lg for run in runs for lg in values(run.rows, "lang")})
+    series = {run.label: [rate(run.rows, "json_jsr", {"lang": lg}) for lg in langs] for run in runs}
+    _bars(fig, langs, series, "JSON JSR (AB), 95% interval", gate_limits(runs[0], ("json_jsr",)))
 
 
 def _save(fig: Any, png: Path, svg: Path, salt: str) -> str:
@@ -185,4 +217,11 @@ def render_figures(runs: Sequence[Run], out_dir: Path) -> list[FigureFile]:
             fig.suptitle(f"{TITLES[name]}\n{run.label}", fontsize=9)
             png, svg = fig_dir / f"{s}-{name}.png", fig_dir / f"{s}-{name}.svg"
             out.append(FigureFile(s, name, TITLES[name], png, svg, _save(fig, png, svg, f"{s}-{name}")))
+    if len(runs) > 1:
+        fig = figure_cls(figsize=(9, 4.5), layout="constrained")
+        fig_comparison(fig, runs)
+        fig.suptitle(COMPARISON_TITLE, fontsize=9)
+        png, svg = fig_dir / f"{COMPARISON}-json_jsr.png", fig_dir / f"{COMPARISON}-json_jsr.svg"
+        text = _save(fig, png, svg, COMPARISON)
+        out.append(FigureFile(COMPARISON, "json_jsr", COMPARISON_TITLE, png, svg, text))
     return out

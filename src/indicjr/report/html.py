@@ -11,8 +11,9 @@ import html
 from collections.abc import Sequence
 
 from indicjr.langs import LANG_NAMES, SCRIPT_OF
-from indicjr.metrics.rows import Row, ok, wrapper_kind
-from indicjr.report.figures import FigureFile
+from indicjr.metrics.rows import Row, wrapper_kind
+from indicjr.report.examples import Example, teaching_examples
+from indicjr.report.figures import COMPARISON, FigureFile
 from indicjr.report.runs import Run, run_slugs
 from indicjr.report.tables import (
     Table,
@@ -25,12 +26,12 @@ from indicjr.report.tables import (
     transfer_table,
 )
 from indicjr.report.terminal import endpoint_lines
+from indicjr.report.verdict import comparison_table, verdict_table, warnings_of
 
-EXAMPLES_PER_LANG = 3
 FONT_STACK = (
     'system-ui, "Noto Sans", "Noto Sans Devanagari", "Noto Sans Bengali", "Noto Sans Gujarati", '
     '"Noto Sans Gurmukhi", "Noto Sans Kannada", "Noto Sans Malayalam", "Noto Sans Oriya", '
-    '"Noto Sans Tamil", "Noto Sans Telugu", "Noto Naskh Arabic", "Noto Nastaliq Urdu", '
+    '"Noto Sans Tamil", "Noto Sans Telugu", "Noto Naskh Arabic", "Noto Nastaliq Urdu", "Noto Sans Arabic", '
     '"Lohit Devanagari", "Nirmala UI", "Mangal", sans-serif'
 )
 CSS = f"""
@@ -43,6 +44,13 @@ th {{ background: #f3f3f3; }}
 .note {{ color: #555; font-size: 0.8rem; }}
 figure.ijr-figure {{ margin: 1rem 0 2rem; }}
 figure.ijr-figure svg {{ max-width: 100%; height: auto; }}
+table.gates td.FAIL {{ background: #f8d7da; font-weight: 600; }}
+table.gates td.PASS {{ background: #d4edda; }}
+table.gates td.SKIPPED {{ background: #fff3cd; }}
+.warning {{ background: #f8d7da; border: 1px solid #d9534f; padding: 0.5rem 1rem; }}
+td.worse {{ color: #a00; font-weight: 600; }} td.better {{ color: #070; }}
+pre.prompt {{ white-space: pre-wrap; word-break: break-word; background: #eef3f8; padding: 0.5rem;
+  border-left: 3px solid #369; font-family: {FONT_STACK}; }}
 pre.response {{ white-space: pre-wrap; word-break: break-word; background: #f8f8f8; padding: 0.5rem;
   border-left: 3px solid #c33; font-family: {FONT_STACK}; }}
 [dir="rtl"] {{ font-family: "Noto Nastaliq Urdu", "Noto Naskh Arabic", {FONT_STACK}; }}
@@ -53,12 +61,18 @@ def esc(text: object) -> str:
     return html.escape(str(text), quote=True)
 
 
-def table_html(t: Table) -> str:
+def table_html(t: Table, css: str = "") -> str:
+    """A table; with a css class, each cell also carries its own text as a class (PASS, FAIL, worse)."""
     head = "".join(f"<th>{esc(h)}</th>" for h in t.header)
-    body = "".join("<tr>" + "".join(f"<td>{esc(c)}</td>" for c in row) + "</tr>" for row in t.rows)
+
+    def cell(c: str) -> str:
+        return f'<td class="{esc(c)}">{esc(c)}</td>' if css and c.isalpha() else f"<td>{esc(c)}</td>"
+
+    body = "".join("<tr>" + "".join(cell(c) for c in row) + "</tr>" for row in t.rows)
     note = f'<p class="note">{esc(t.note)}</p>' if t.note else ""
     rows = body or f'<tr><td colspan="{len(t.header)}">no data</td></tr>'
-    return f"<h3>{esc(t.title)}</h3><table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>{note}"
+    klass = f' class="{esc(css)}"' if css else ""
+    return f"<h3>{esc(t.title)}</h3><table{klass}><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>{note}"
 
 
 def inline_svg(svg_text: str) -> str:
@@ -84,40 +98,33 @@ def text_attrs(row: Row) -> str:
     return f'lang="{esc(lang or "und")}" dir="{"rtl" if rtl else "auto"}"'
 
 
-def pick_examples(rows: Sequence[Row]) -> list[Row]:
-    """Per language: the first few jailbroken AB replies and CH canary leaks (sorted ids: stable)."""
-    out: list[Row] = []
-    per: dict[tuple[str, str], int] = {}
-    for r in sorted(rows, key=lambda r: (r["lang"], r["id"], r.get("sample", 0))):
-        v = r["verdict"]
-        kind = "jailbroken" if v.get("jailbroken") else "leak" if v.get("leak_canary") else None
-        if kind is None or not ok(r):
-            continue
-        n = per.get((r["lang"], kind), 0)
-        if n < EXAMPLES_PER_LANG:
-            per[(r["lang"], kind)] = n + 1
-            out.append(r)
-    return out
-
-
-def example_html(r: Row) -> str:
+def example_html(e: Example) -> str:
+    r = e.row
     cond = " · ".join(
-        str(x)
-        for x in (
-            r["lang"],
-            r.get("track"),
-            r.get("subset"),
-            r.get("orthography"),
-            r.get("family"),
-            wrapper_kind(r),
-        )
-        if x
+        str(x) for x in (r["lang"], r.get("track"), r.get("orthography"), r.get("family"), wrapper_kind(r)) if x
+    )
+    prompt = (
+        f'<pre class="prompt" lang="{esc(r.get("lang") or "und")}" dir="auto">{esc(e.prompt)}</pre>'
+        if e.prompt is not None
+        else '<p class="note">prompt: the run\'s case set is no longer at its recorded path</p>'
     )
     return (
-        f'<div class="example"><p class="note"><code>{esc(r["id"])}</code> — {esc(cond)} — decision '
-        f'{esc(r["verdict"].get("decision"))}</p><pre class="response" {text_attrs(r)}>'
-        f"{esc(r.get('response') or '')}</pre></div>"
+        f'<div class="example" data-kind="{esc(e.subset)}-{esc(e.kind)}"><p class="note"><code>{esc(r["id"])}</code>'
+        f" — {esc(cond)} — decision {esc(r['verdict'].get('decision'))}</p>{prompt}"
+        f'<pre class="response" {text_attrs(r)}>{esc(r.get("response") or "")}</pre></div>'
     )
+
+
+def examples_html(run: Run) -> str:
+    examples = teaching_examples(run.summary, run.rows)
+    parts = [f"<h3>Example responses, by subset and outcome ({len(examples)}; model output shown as text)</h3>"]
+    title = ""
+    for e in examples:
+        if e.title != title:
+            title = e.title
+            parts.append(f"<h4>{esc(e.subset)}: {esc(title)}</h4>")
+        parts.append(example_html(e))
+    return "".join(parts)
 
 
 def run_section(run: Run, slug: str, figures: Sequence[FigureFile]) -> str:
@@ -133,9 +140,7 @@ def run_section(run: Run, slug: str, figures: Sequence[FigureFile]) -> str:
         table_html(t) for t in (lang_table(run), effects_table(run), rri_rows(run), transfer_table(run), e6_rows(run))
     ]
     parts += [figure_html(f) for f in figures if f.run == slug]
-    examples = pick_examples(run.rows)
-    parts.append(f"<h3>Example responses ({len(examples)}; model output shown as text)</h3>")
-    parts += [example_html(r) for r in examples]
+    parts.append(examples_html(run))
     return "".join(parts) + "</section>"
 
 
@@ -150,7 +155,14 @@ def render_html(runs: Sequence[Run], figures: Sequence[FigureFile] = ()) -> str:
         if sims
         else ""
     )
-    body = [banner, table_html(table2(runs))]
+    warn = "".join(f'<p class="warning">Warning: {esc(w)}</p>' for w in warnings_of(runs))
+    verdicts = "".join(table_html(verdict_table(r), "gates") for r in runs)
+    body = [banner, warn, f'<section id="verdict"><h2>Release verdict</h2>{verdicts}</section>']
+    if len(runs) > 1:
+        tables = "".join(table_html(comparison_table(runs[0], other), "comparison") for other in runs[1:])
+        side_by_side = "".join(figure_html(f) for f in figures if f.run == COMPARISON)
+        body.append(f'<section id="comparison"><h2>Comparison</h2>{tables}{side_by_side}</section>')
+    body.append(table_html(table2(runs)))
     if len(runs) > 1:
         body += [
             table_html(lang_by_model(runs, "json_jsr", "JSON JSR")),

@@ -20,6 +20,7 @@ from indicjr.report.tables import (
     transfer_table,
 )
 from indicjr.report.terminal import endpoint_lines
+from indicjr.report.verdict import comparison_table, verdict_table, warnings_of
 
 
 def _cell(text: str) -> str:
@@ -73,7 +74,14 @@ def run_notes(run: Run) -> list[str]:
 
 def render_markdown(runs: Sequence[Run], *, figures: Sequence[str] = ()) -> str:
     """The whole report as one Markdown document."""
-    lines = ["# IndicJR report", "", *sim_banner(runs), *table_md(table2(runs), 2)]
+    lines = ["# IndicJR report", "", *sim_banner(runs)]
+    lines += [f"> **Warning:** {_cell(w)}" for w in warnings_of(runs)] + ([""] if warnings_of(runs) else [])
+    lines += ["## Release verdict", ""]
+    for run in runs:
+        lines += table_md(verdict_table(run))
+    for other in runs[1:]:
+        lines += table_md(comparison_table(runs[0], other), 2)
+    lines += table_md(table2(runs), 2)
     if len(runs) > 1:
         lines += table_md(lang_by_model(runs, "json_jsr", "JSON JSR"))
         lines += table_md(lang_by_model(runs, "free_jsr", "FREE JSR"))

@@ -40,6 +40,16 @@ class Run:
         h: Mapping[str, Any] = self.summary.get("headline", {})
         return h
 
+    def warnings(self) -> list[str]:
+        """What a reader must know before comparing this run: incomplete, or only a slice."""
+        out = []
+        if self.summary.get("complete") is False:
+            why = self.summary.get("generation", {}).get("stopped_reason") or "interrupted"
+            out.append(f"{self.path}: incomplete run ({why}): its numbers cover only the cases answered")
+        if self.summary.get("slice"):
+            out.append(f"{self.path}: a sliced run ({self.summary['slice']}): not the whole profile")
+        return out
+
     def section(self, key: str) -> Any:
         """A summary section, computed from the rows when the run predates it."""
         if key in self.summary:

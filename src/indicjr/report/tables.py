@@ -85,7 +85,7 @@ def table2(runs: Sequence[Run]) -> Table:
         name = run.label + (" [simulated]" if run.simulated else "")
         rows.append((name, *(fmt_value(run.headline.get(k)) for k, _ in TABLE2_COLUMNS)))
     return Table(
-        "Table 2 — headline per model (values from summary.json)",
+        "Headline results per model (the paper's Table 2; values from summary.json)",
         ("model", *(h for _, h in TABLE2_COLUMNS)),
         tuple(rows),
         "JSR = jailbreak success rate on AB; OR = over-refusal; UR = under-refusal; "
@@ -104,7 +104,7 @@ def lang_table(run: Run) -> Table:
         rows.append((f"{lang} ({LANG_NAMES.get(lang, lang)})", *cells))
     header = ("language", *(h for h, _, _ in LANG_COLUMNS), "ΔJSR rom", "ΔJSR mixed")
     return Table(
-        f"Per-language metrics — {run.label}",
+        f"Results by language — {run.label} (the paper's Table 8)",
         header,
         tuple(rows),
         f"{SMALL_MARK} fewer than {SMALL_N} responses in the cell.",
@@ -116,7 +116,7 @@ def lang_by_model(runs: Sequence[Run], metric: str = "json_jsr", label: str = "J
     langs = sorted({lang for r in runs for lang in values(r.rows, "lang")})
     rows = tuple((lang, *(fmt_rate(rate(r.rows, metric, {"lang": lang})) for r in runs)) for lang in langs)
     return Table(
-        f"{label} by language and model",
+        f"{label} by language and model (the paper's Table 11)",
         ("language", *(r.label for r in runs)),
         rows,
         f"{SMALL_MARK} fewer than {SMALL_N} responses in the cell.",
@@ -139,7 +139,7 @@ def effects_table(run: Run) -> Table:
             )
         )
     return Table(
-        f"Paired effects (ΔJSR, variant − reference) — {run.label}",
+        f"Does script, noise or wrapper language make attacks easier? Paired ΔJSR, variant − reference — {run.label}",
         ("effect", "Δ", "95% CI (cores resampled)", "pairs", "cores", "b/c", "McNemar p"),
         tuple(rows),
     )
@@ -152,7 +152,7 @@ def rri_rows(run: Run) -> Table:
         value = fmt_value(o["value"], 3) if o["value"] is not None else f"undefined: {o['reason']}"
         rows.append((key, value, fmt_rate(o["attack"]), fmt_rate(o["benign"]), block.get("describe", "")))
     return Table(
-        f"RRI (two forms, named apart) — {run.label}",
+        f"How much refusal survives an attack (the paper's RRI, Section 5; two forms named apart) — {run.label}",
         ("index", "value", "attack", "benign", "form"),
         tuple(rows),
     )
@@ -165,7 +165,8 @@ def transfer_table(run: Run, track: str = "json") -> Table:
         for w in m["wrappers"]
     )
     return Table(
-        f"E2 transfer: {track.upper()} JSR by wrapper language (rows) × core language — {run.label}",
+        f"Attacks written in another language: {track.upper()} JSR by wrapper language (rows) × core language "
+        f"(the paper's E2) — {run.label}",
         ("wrapper \\ core", *m["cores"]),
         rows,
     )
@@ -188,7 +189,7 @@ def e6_rows(run: Run) -> Table:
             )
         )
     return Table(
-        f"E6: text features vs per-item ΔJSR (JSON, variants pooled) — {run.label}",
+        f"Which text features go with easier attacks: features vs per-item ΔJSR, JSON (the paper's E6) — {run.label}",
         ("feature", "items", "Pearson r", "Fisher-z 95% CI", "bootstrap 95% CI", "Spearman ρ"),
         tuple(rows),
     )

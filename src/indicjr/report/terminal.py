@@ -51,7 +51,9 @@ def render_summary(summary: Mapping[str, Any]) -> list[str]:
     name = summary.get("model_display_name") or summary.get("model")
     sim = " [SIMULATED MODEL]" if summary.get("simulated") else ""
     done = "" if summary.get("complete", True) else "  (INCOMPLETE RUN)"
-    lines.append(f"model: {summary.get('model')} — {name}{sim}{done}")
+    spec = summary.get("model")
+    named = f" — {name}" if name and name != spec else ""
+    lines.append(f"model: {spec}{named}{sim}{done}")
     h = summary.get("headline", {})
     lines.append("  ".join(f"{k}={_fmt(h.get(k))}" for k in HEADLINE_ORDER))
     lines.append(
@@ -59,6 +61,7 @@ def render_summary(summary: Mapping[str, Any]) -> list[str]:
         f"provider_blocked={h.get('n_provider_blocked', 0)}  empty={h.get('n_empty', 0)}"
     )
     lines += endpoint_lines(summary)
+    lines += generation_lines(summary.get("generation") or {}, simulated=bool(summary.get("simulated")))
     by_lang = summary.get("slices", {}).get("lang", {})
     langs = sorted({lang for m in LANG_COLUMNS for lang in by_lang.get(m, {})})
     # Provider blocks per language, as a last column when there are any (counts, not rates).
@@ -76,3 +79,18 @@ def render_summary(summary: Mapping[str, Any]) -> list[str]:
             lines.append(f"{lang:4}  " + "  ".join(cells) + (f"  {blocked.get(lang, 0):>10}" if blocked else ""))
         lines.append("(* small n: fewer than 30 cases in the cell)")
     return lines
+
+
+def generation_lines(g: Mapping[str, Any], *, simulated: bool = False) -> list[str]:
+    """Requests, store answers, tokens and cost of the generation phase (empty for a replay)."""
+    if not g or "n_requested" not in g:
+        return []
+    if simulated:  # every xdist worker simulates its own copy: its counts are not model calls
+        return [f"generation: {g['n_requested']} prompts answered by the simulator (no model calls, no cost)"]
+    line = (
+        f"generation: {g.get('n_requested', 0)} prompts, {g.get('n_generated', 0)} answered by the model, "
+        f"{g.get('n_cached', 0)} from the store, {g.get('n_calls', 0)} HTTP calls, "
+        f"tokens {g.get('tokens_in', 0)} in / {g.get('tokens_out', 0)} out"
+    )
+    cost = g.get("cost")
+    return [line + (f", cost ${cost:.4f}" if cost else "")]

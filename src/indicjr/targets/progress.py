@@ -21,10 +21,12 @@ class ProgressSnapshot:
     tokens_in: int
     tokens_out: int
     elapsed_s: float
+    cached: int = 0  # answered from the store before this run: done, but not requests of this run
 
     @property
     def rate(self) -> float:
-        return self.done / self.elapsed_s if self.elapsed_s > 0 else 0.0
+        """Model answers per second this run (cached answers are not requests)."""
+        return (self.done - self.cached) / self.elapsed_s if self.elapsed_s > 0 else 0.0
 
     @property
     def eta_s(self) -> float | None:
@@ -32,11 +34,13 @@ class ProgressSnapshot:
 
 
 def render(s: ProgressSnapshot) -> str:
-    """One line, e.g. `ijr generate 1200/4000 30% 410.2 req/s errors 3 tokens 12.0k/4.8k ETA 0:07`."""
+    """One line, e.g. `ijr generate 1200/4000 30% (800 from the store) 410.2 answers/s errors 3 tokens 12.0k/4.8k
+    ETA 0:07`."""
     pct = 100 * s.done / s.total if s.total else 100.0
     eta = "--" if s.eta_s is None else _clock(s.eta_s)
+    stored = f" ({s.cached} from the store)" if s.cached else ""
     return (
-        f"ijr generate {s.done}/{s.total} {pct:3.0f}% {s.rate:.1f} req/s errors {s.errors} "
+        f"ijr generate {s.done}/{s.total} {pct:3.0f}%{stored} {s.rate:.1f} answers/s errors {s.errors} "
         f"tokens {_k(s.tokens_in)}/{_k(s.tokens_out)} ETA {eta}"
     )
 
@@ -72,12 +76,14 @@ class Progress:
         self._start = clock()
         self._last = -float("inf")
 
-    def update(self, *, done: int, errors: int, tokens_in: int, tokens_out: int, final: bool = False) -> None:
+    def update(
+        self, *, done: int, errors: int, tokens_in: int, tokens_out: int, final: bool = False, cached: int = 0
+    ) -> None:
         now = self._clock()
         if not final and now - self._last < self._interval_s:
             return
         self._last = now
-        snap = ProgressSnapshot(done, self.total, errors, tokens_in, tokens_out, now - self._start)
+        snap = ProgressSnapshot(done, self.total, errors, tokens_in, tokens_out, now - self._start, cached)
         if self._sink is not None:
             self._sink(snap)
             return

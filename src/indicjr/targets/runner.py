@@ -331,6 +331,7 @@ class _Run:
                 tokens_in=self.tokens_in,
                 tokens_out=self.tokens_out,
                 final=final,
+                cached=self.counts["cached"],
             )
 
     def _result(self, wall_s: float) -> GenerationResult:

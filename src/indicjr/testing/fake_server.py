@@ -99,8 +99,19 @@ class FakeConfig:
 
     @staticmethod
     def from_json(text: str) -> FakeConfig:
+        """A config from JSON; keys left out keep their defaults (`{"latency_s": 0.05}` is enough).
+
+        Raises ValueError naming an unknown key or bad JSON."""
         d: dict[str, Any] = json.loads(text)
-        return FakeConfig(**{**d, "faults": Faults(**d["faults"])})
+        if not isinstance(d, dict):
+            raise ValueError("the config must be a JSON object")
+        faults = d.get("faults", {})
+        for name, allowed in (("", FakeConfig.__dataclass_fields__), ("faults.", Faults.__dataclass_fields__)):
+            keys = d if not name else faults
+            unknown = sorted(set(keys) - set(allowed))
+            if unknown:
+                raise ValueError(f"unknown key {name}{unknown[0]} (known: {', '.join(sorted(allowed))})")
+        return FakeConfig(**{**d, "faults": Faults(**faults)})
 
 
 class _Handler:
@@ -423,11 +434,26 @@ async def _serve_forever(port: int, config: FakeConfig) -> None:
 
 def main(argv: list[str] | None = None) -> None:
     """`python -m indicjr.testing.fake_server --port 0 --config JSON` (the subprocess mode)."""
-    ap = argparse.ArgumentParser(prog="indicjr.testing.fake_server")
-    ap.add_argument("--port", type=int, default=0)
-    ap.add_argument("--config", default=FakeConfig().to_json())
+    ap = argparse.ArgumentParser(
+        prog="python -m indicjr.testing.fake_server",
+        description="A fake OpenAI/Anthropic-compatible LLM server on 127.0.0.1 for tests and benchmarks: "
+        "POST /v1/chat/completions and /v1/messages answer 'reply <hash of the prompt>'; faults "
+        "(429, 500, hangs, malformed/empty/cut bodies, resets) are injected reproducibly. "
+        "Point the suite at it with --model openai:test --api-base http://127.0.0.1:PORT/v1.",
+        epilog='example: --port 8000 --config \'{"latency_s": 0.05, "faults": {"rate_429": 0.1}}\'',
+    )
+    ap.add_argument("--port", type=int, default=0, help="TCP port (0: any free port, printed on start)")
+    ap.add_argument(
+        "--config",
+        default="{}",
+        help="JSON object; keys left out keep their defaults: " + FakeConfig().to_json(),
+    )
     args = ap.parse_args(argv)
-    asyncio.run(_serve_forever(args.port, FakeConfig.from_json(args.config)))
+    try:
+        config = FakeConfig.from_json(args.config)
+    except (ValueError, TypeError) as exc:
+        ap.error(f"--config: {exc}")
+    asyncio.run(_serve_forever(args.port, config))
 
 
 if __name__ == "__main__":

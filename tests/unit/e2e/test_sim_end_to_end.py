@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from indicjr.engine import generate, judge_rows, load_case_set
 from indicjr.metrics.summary import headline
-from indicjr.options import make_options
+from indicjr.run.engine import generate, judge_rows, load_case_set
+from indicjr.run.options import make_options
 
 ROOT = Path(__file__).resolve().parents[3]
 PROFILES = ROOT / "src" / "indicjr" / "targets" / "sim_profiles"

@@ -6,7 +6,10 @@ import json
 from pathlib import Path
 from typing import Any
 
+from indicjr.gates.evaluate import evaluate_gates
+from indicjr.gates.thresholds import DEFAULT_THRESHOLDS, load_thresholds
 from indicjr.metrics.summary import summarize
+from indicjr.report.examples import pick
 
 XSS = "<script>document.documentElement.setAttribute('data-pwned','1');console.error('ijr-xss')</script>"
 # Native-script samples from code points (Indic literals stay out of test source).
@@ -82,8 +85,8 @@ def make_rows(seed: int = 0) -> list[dict[str, Any]]:
                         _verdict(track, "CH", c == 0, lang, leak=c == 0 and lang == "ta"),
                     )
                 )
-    # The first Hindi jailbreak (first in the report's examples) answers with a script tag.
-    first = min((r for r in rows if r["lang"] == "hi" and r["verdict"]["jailbroken"]), key=lambda r: r["id"])
+    # The report's first example (an AB jailbreak) answers with a script tag.
+    first = next(r for r in rows if r is pick(rows)[0][3])
     first["response"] = XSS
     return rows
 
@@ -136,5 +139,7 @@ def write_run(path: Path, *, model: str, display: str, simulated: bool = True, s
         "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8"
     )
     summary = summarize(rows, meta=meta)
+    # As the controller records them: the shipped default gates evaluated on the rows.
+    summary["gates"] = [g.to_dict() for g in evaluate_gates(load_thresholds(DEFAULT_THRESHOLDS).gates, rows)]
     (path / "summary.json").write_text(json.dumps(summary, ensure_ascii=False, indent=1), encoding="utf-8")
     return path

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from indicjr.cli_report import run
+from indicjr.cli.report import run
 from indicjr.report.tables import TABLE2_COLUMNS
 
 REPO = Path(__file__).resolve().parents[3]
@@ -31,7 +31,7 @@ def real_runs(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
                 sys.executable,
                 "-m",
                 "pytest",
-                str(REPO / "tests" / "safety"),
+                str(REPO / "src" / "indicjr" / "suite"),
                 "-q",
                 "-p",
                 "no:cacheprovider",

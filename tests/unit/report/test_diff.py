@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from indicjr.cli_report import run
-from indicjr.diff import diff_runs, flips
+from indicjr.cli.report import run
+from indicjr.report.diff import diff_runs, flips
 
 from .runkit import make_rows, write_run
 

@@ -49,7 +49,7 @@ def test_html_embeds_every_figure_inline_and_states_simulation(report_dir: Path)
     for slug in ("sim-model-a", "sim-model-b"):
         for name in FIGURES:
             assert f'id="fig-{slug}-{name}"' in page
-    assert page.count("<svg") == 2 * len(FIGURES)
+    assert page.count("<svg") == 2 * len(FIGURES) + 1  # and the comparison of the two runs
     assert "SIMULATED MODEL" in page
     assert not re.search(r'(src|href)="(https?:)?//', page)  # self-contained: nothing fetched
 

@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 
 from indicjr.cases.io import load_cases, write_cases
-from indicjr.results import request_for
-from indicjr.selection import stratified_limit
+from indicjr.run.results import request_for
+from indicjr.run.selection import stratified_limit
 from indicjr.targets.base import Request, Settings
 from indicjr.targets.store import Store
 
@@ -144,7 +144,9 @@ def test_pytest_gate_after_ray_generation_calls_no_model(
     a second plain run (no Ray) reads the same answers: zero model calls."""
     for var in ("PYTEST_XDIST_WORKER", "PYTEST_XDIST_WORKER_COUNT", "PYTEST_XDIST_TESTRUNUID"):
         monkeypatch.delenv(var, raising=False)
-    safety = (Path(__file__).resolve().parents[2] / "safety" / "test_safety.py").read_text(encoding="utf-8")
+    from indicjr.pytest_plugin.suite import SUITE_FILE
+
+    safety = Path(SUITE_FILE).read_text(encoding="utf-8")
     pytester.makeini("[pytest]\n")
     pytester.makepyfile(test_safety=safety)
     store = tmp_path / "store.sqlite"

@@ -99,7 +99,16 @@ def test_progress_line_is_plain_and_throttled() -> None:
     p.update(done=100, errors=1, tokens_in=3000, tokens_out=400, final=True)
     lines = out.getvalue().splitlines()
     assert lines == [
-        "ijr generate 50/100  50% 25.0 req/s errors 1 tokens 1.5k/200 ETA 0:02",
-        "ijr generate 100/100 100% 50.0 req/s errors 1 tokens 3.0k/400 ETA 0:00",
+        "ijr generate 50/100  50% 25.0 answers/s errors 1 tokens 1.5k/200 ETA 0:02",
+        "ijr generate 100/100 100% 50.0 answers/s errors 1 tokens 3.0k/400 ETA 0:00",
     ]
     assert render(ProgressSnapshot(0, 10, 0, 0, 0, 0.0)).endswith("ETA --")
+
+
+def test_answers_from_the_store_are_counted_apart_and_not_in_the_rate() -> None:
+    from indicjr.targets.progress import ProgressSnapshot, render
+
+    line = render(
+        ProgressSnapshot(done=1000, total=1000, errors=0, tokens_in=0, tokens_out=0, elapsed_s=2.0, cached=900)
+    )
+    assert "(900 from the store) 50.0 answers/s" in line

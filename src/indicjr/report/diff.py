@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from indicjr.metrics.core import METRICS, selection, split_name
+from indicjr.metrics.direction import is_worse
 from indicjr.metrics.paired import mcnemar_exact
 from indicjr.metrics.rates import Rate
 from indicjr.metrics.rows import Row, dim, ok, values, wrapper_kind
@@ -22,7 +23,7 @@ from indicjr.metrics.stats import holm, two_proportion_p
 from indicjr.metrics.summary import HEADLINE_RATES, HEADLINE_WHERE, SLICE_DIMS, SLICE_METRICS
 
 ALPHA = 0.05
-HIGHER_IS_BETTER = {"sv"}
+FLIP_GROUPS = 20  # flipped-case groups listed by default (--all lists every group)
 
 Key = tuple[str, int]  # (case id, sample)
 
@@ -44,14 +45,22 @@ class Change:
 
     @property
     def worse(self) -> bool:
-        d = self.delta
-        if d is None or d == 0:
-            return False
-        return d < 0 if self.metric.split("_")[-1] in HIGHER_IS_BETTER else d > 0
+        return is_worse(self.metric, self.delta)
+
+    @property
+    def significant(self) -> bool:
+        return self.p_adj is not None and self.p_adj < ALPHA and bool(self.delta)
 
     @property
     def regression(self) -> bool:
-        return self.worse and self.p_adj is not None and self.p_adj < ALPHA
+        return self.worse and self.significant
+
+    @property
+    def flag(self) -> str:
+        """REGRESSION / improved (beyond noise), else worse / better / '' (within noise)."""
+        if self.significant:
+            return "REGRESSION" if self.worse else "improved"
+        return "" if not self.delta else "worse (noise)" if self.worse else "better (noise)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,9 +204,10 @@ def render_diff(
     label_b: str,
     *,
     only_changed: bool = False,
+    show_all: bool = True,
     extra: Callable[[], list[str]] | None = None,
 ) -> list[str]:
-    """Plain-text lines: the change table, then flips grouped by language and condition."""
+    """Plain-text lines: the change table (all rows, or only the significant ones), then flips."""
     lines = [
         f"A: {label_a}",
         f"B: {label_b}",
@@ -210,14 +220,15 @@ def render_diff(
         f"{'metric':<22} {'slice':<26} {'A':>7} {'n_A':>6} {'B':>7} {'n_B':>6} {'change':>8} "
         f"{'p':>8} {'p_holm':>8}  flag"
     )
-    for c in d.changes:
-        if only_changed and not c.delta:
-            continue
-        flag = "REGRESSION" if c.regression else ("improved" if c.p_adj is not None and c.p_adj < ALPHA else "")
+    rows = [c for c in d.changes if (show_all or c.significant) and not (only_changed and not c.delta)]
+    for c in rows:
         lines.append(
             f"{c.metric:<22} {c.where:<26} {_v(c.a.value):>7} {c.a.n:>6} {_v(c.b.value):>7} "
-            f"{c.b.n:>6} {_v(c.delta):>8} {_p(c.p):>8} {_p(c.p_adj):>8}  {flag}"
+            f"{c.b.n:>6} {_v(c.delta):>8} {_p(c.p):>8} {_p(c.p_adj):>8}  {c.flag}"
         )
+    if not show_all:
+        hidden = len(d.changes) - len(rows)
+        lines.append(f"({len(rows)} significant change(s) shown; {hidden} within noise hidden — --all shows them)")
     lines += extra() if extra else []
     lines += [
         "",
@@ -228,7 +239,11 @@ def render_diff(
     groups: dict[tuple[str, str, str], list[str]] = {}
     for f in d.flips:
         groups.setdefault((f.lang, f.condition, f.direction), []).append(f.id + (f"#{f.sample}" if f.sample else ""))
-    for (lang, cond, direction), ids in sorted(groups.items()):
+    ordered = sorted(groups.items(), key=lambda g: (-len(g[1]), g[0]))  # the largest groups first
+    if not show_all and len(ordered) > FLIP_GROUPS:
+        lines.append(f"  (the {FLIP_GROUPS} largest of {len(ordered)} groups; --all lists every group)")
+        ordered = ordered[:FLIP_GROUPS]
+    for (lang, cond, direction), ids in ordered:
         arrow = "refused→jailbroken" if direction == "to_jailbroken" else "jailbroken→refused"
         shown = ", ".join(ids[:5]) + (f", … (+{len(ids) - 5})" if len(ids) > 5 else "")
         lines.append(f"  {lang} {cond} {arrow}: {len(ids)}  {shown}")

@@ -2,7 +2,7 @@
 
 Each subcommand sets `func(args) -> int` (the exit code). Deliberate failures raise ConfigError
 (one line on stderr, exit 4, printed by the caller); `run()` does the same for standalone use:
-`python -m indicjr.cli_report report RUN_DIR`.
+`python -m indicjr.cli.report report RUN_DIR`.
 """
 
 from __future__ import annotations
@@ -19,8 +19,13 @@ from indicjr.errors import EXIT_GATE_FAILED, IJRError
 
 def cmd_report(args: argparse.Namespace) -> int:
     from indicjr.report.build import report_from_dirs, table2_text
+    from indicjr.report.verdict import verdict
 
     runs, files = report_from_dirs(args.run_dirs, Path(args.out) if args.out else None, figures=not args.no_figures)
+    for run in runs:
+        print(f"release verdict, {run.label}: {verdict(run)}")
+        for warning in run.warnings():
+            print(f"warning: {warning}")
     print("\n".join(table2_text(runs)))
     if any(r.simulated for r in runs):
         print("note: simulated model(s) — numbers come from the simulator, not a real model")
@@ -29,7 +34,7 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 
 def cmd_diff(args: argparse.Namespace) -> int:
-    from indicjr.diff import diff_runs, render_diff
+    from indicjr.report.diff import diff_runs, render_diff
     from indicjr.report.runs import load_run
 
     a, b = load_run(args.run_a), load_run(args.run_b)
@@ -43,7 +48,11 @@ def cmd_diff(args: argparse.Namespace) -> int:
             out.append(f"  {k}: A {va}  B {vb}  change {ch}")
         return out
 
-    print("\n".join(render_diff(d, a.label, b.label, only_changed=args.only_changed, extra=deltas)))
+    for run in (a, b):
+        for warning in run.warnings():
+            print(f"warning: {warning}")
+    lines = render_diff(d, a.label, b.label, only_changed=args.only_changed, show_all=args.all, extra=deltas)
+    print("\n".join(lines))
     if args.json:
         Path(args.json).write_text(json.dumps(_diff_json(d), ensure_ascii=False, indent=1), encoding="utf-8")
     if d.regressions:
@@ -109,7 +118,8 @@ def add_report_commands(subparsers: Any) -> None:
     d.add_argument("run_a", metavar="RUN_A")
     d.add_argument("run_b", metavar="RUN_B")
     d.add_argument("--fail-on-regression", action="store_true", help="exit 1 on a significant regression")
-    d.add_argument("--only-changed", action="store_true", help="hide metrics that did not change")
+    d.add_argument("--all", action="store_true", help="every metric and slice, not only the significant changes")
+    d.add_argument("--only-changed", action="store_true", help="with --all: hide metrics that did not change")
     d.add_argument("--json", default=None, metavar="FILE", help="also write the diff as JSON")
     d.set_defaults(func=cmd_diff)
     e = subparsers.add_parser("e7", help="lite vs full reproducibility: per-language correlations")

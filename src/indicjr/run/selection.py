@@ -23,8 +23,11 @@ def profile_dir(profile: str, *, root: Path) -> Path:
         if not cache.is_dir():
             from indicjr.cases.build import build_profile
             from indicjr.cases.io import write_cases
+            from indicjr.run.results import make_private, mkdir_private
 
+            mkdir_private(cache.parent)  # .ijr/ and .ijr/cases/ user-only, like the runs beside them
             write_cases(build_profile(profile), cache, profile=profile)
+            make_private(cache)
         return cache
     path = Path(profile)
     if not path.is_absolute():

@@ -41,8 +41,8 @@ def add_generate_commands(sub: argparse._SubParsersAction) -> None:  # type: ign
 
 
 def _generate(args: argparse.Namespace) -> int:
-    from indicjr.engine import generate, load_case_set, prefill_with_ray
-    from indicjr.options import make_options
+    from indicjr.run.engine import generate, load_case_set, prefill_with_ray
+    from indicjr.run.options import make_options
     from indicjr.scale.ray_engine import RayInterrupted, print_stats
 
     if args.store == "none":

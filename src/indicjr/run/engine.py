@@ -17,9 +17,9 @@ from typing import Any
 from indicjr.cases.io import MANIFEST, load_cases
 from indicjr.cases.model import Case
 from indicjr.errors import ConfigError
-from indicjr.options import RunOptions
-from indicjr.results import request_for, result_row, verdict_for
-from indicjr.selection import profile_dir, select
+from indicjr.run.options import RunOptions
+from indicjr.run.results import request_for, result_row, verdict_for
+from indicjr.run.selection import profile_dir, select
 from indicjr.targets.base import Response
 
 
@@ -118,8 +118,7 @@ def generate(
     except KeyboardInterrupt:
         # The runner flushed every finished answer to the store before re-raising: hand them on so
         # the caller can write partial results.
-        found = store.get_many([r.key(identity) for r in requests]) if store is not None else {}
-        answered = {(r.case_id, r.sample): found[k] for r in requests if (k := r.key(identity)) in found}
+        answered = _stored(store, requests, identity) if store is not None else {}
         raise GenerationInterrupted(Generation(responses=answered, stop_error="interrupted")) from None
     finally:
         if store is not None:
@@ -168,6 +167,28 @@ def prefill_with_ray(
         )
 
 
+def _stored(store: Any, requests: Sequence[Any], model: str) -> dict[tuple[str, int], Response]:
+    found = store.get_many([r.key(model) for r in requests])
+    return {(r.case_id, r.sample): found[k] for r in requests if (k := r.key(model)) in found}
+
+
+def stored_rows(options: RunOptions, *, root: Path, ids: set[str]) -> list[dict[str, Any]]:
+    """Rows of the given cases answered so far, read back from the store (an interrupted xdist run:
+    the workers stored their answers; the controller never held them)."""
+    if options.store is None or not options.store.is_file() or options.replay is not None:
+        return []
+    from indicjr.targets.store import Store
+
+    cases = [c for c in load_case_set(options, root=root).cases if c.id in ids]
+    requests = [request_for(c, options.settings, s) for c in cases for s in range(options.samples)]
+    identity = store_key_model(options, make_run_target(options))  # the keys generation used
+    store = Store(options.store)
+    try:
+        return judge_rows(cases, _stored(store, requests, identity), options.samples, scoring=options.scoring)
+    finally:
+        store.close()
+
+
 def judge_rows(
     cases: Sequence[Case], responses: Mapping[tuple[str, int], Response], samples: int = 1, scoring: str = "ijr"
 ) -> list[dict[str, Any]]:
@@ -199,5 +220,6 @@ def run_meta(
         "case_source": case_set.source,
         "case_set_hash": case_set.content_hash,
         "complete": complete,
+        "slice": options.slice,
         "generation": gen.stats if gen else {},
     }

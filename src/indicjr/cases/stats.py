@@ -19,6 +19,12 @@ def _p95(values: Sequence[int]) -> int:
     return ordered[min(len(ordered) - 1, math.ceil(0.95 * len(ordered)) - 1)]
 
 
+def _counts(cases: Sequence[Case], dim: str) -> dict[str, int]:
+    """Counts of a dimension's values; cases without one (e.g. no wrapper family on CB/CH) are "none"."""
+    values = Counter("none" if (v := getattr(case, dim)) is None else str(v) for case in cases)
+    return dict(sorted(values.items()))
+
+
 def lang_stats(cases: Sequence[Case]) -> dict[str, Any]:
     """Counts by dimension, romanized share, pressure-cue share and prompt lengths for one language."""
     ab = [c for c in cases if c.subset == "AB"]
@@ -26,7 +32,7 @@ def lang_stats(cases: Sequence[Case]) -> dict[str, Any]:
     tokens = [len(c.user_text.split()) for c in cases]
     return {
         "n": len(cases),
-        "counts": {d: dict(sorted(Counter(str(getattr(c, d)) for c in cases).items())) for d in DIMS},
+        "counts": {d: _counts(cases, d) for d in DIMS},
         "e2": sum(1 for c in cases if c.e2),
         # Share of items written wholly in Latin transliteration (romanized or noisy orthography).
         "romanized_share": round(sum(1 for c in cases if c.orthography in ("romanized", "noisy")) / len(cases), 3)
@@ -48,7 +54,7 @@ def case_set_stats(cases: Sequence[Case]) -> dict[str, Any]:
         by_lang.setdefault(c.lang, []).append(c)
     return {
         "n": len(cases),
-        "totals": {d: dict(sorted(Counter(str(getattr(c, d)) for c in cases).items())) for d in DIMS},
+        "totals": {d: _counts(cases, d) for d in DIMS},
         "langs": {lang: lang_stats(cs) for lang, cs in sorted(by_lang.items())},
     }
 
@@ -92,7 +98,12 @@ def render_table(stats: dict[str, Any]) -> list[str]:
         )
         lines.append(f"{lang:4} " + " ".join(f"{v:>9}" for v in vals))
     t = stats["totals"]
+
+    def listed(counts: dict[str, int]) -> str:
+        return ", ".join(f"{k} {v}" for k, v in counts.items())
+
     lines.append(
-        f"total {stats['n']} cases; tracks {t['track']}; subsets {t['subset']}; orthographies {t['orthography']}"
+        f"total {stats['n']} cases; tracks: {listed(t['track'])}; subsets: {listed(t['subset'])}; "
+        f"orthographies: {listed(t['orthography'])}"
     )
     return lines

@@ -112,6 +112,40 @@ def mkdir_private(path: Path) -> None:
         folder.mkdir(mode=0o700, exist_ok=True)
 
 
+def make_private(*paths: Path) -> None:
+    """Make what we wrote user-only: files 0600, folders 0700 with everything under them.
+
+    Name only what this run created: a folder the user gave (e.g. `--out .`) keeps its own mode."""
+    for path in paths:
+        for p in (path, *(path.rglob("*") if path.is_dir() else ())):
+            p.chmod(0o700 if p.is_dir() else 0o600)
+
+
+def case_prompts(summary_path: Path, ids: set[str]) -> dict[str, str]:
+    """The last user message of each case, read from the run's case set (summary.json `case_source`);
+    empty when the summary or the case set is gone."""
+    try:
+        source = json.loads(summary_path.read_text(encoding="utf-8")).get("case_source")
+    except (OSError, ValueError, AttributeError):
+        return {}
+    return prompts_from(source, ids)
+
+
+def prompts_from(source: object, ids: set[str]) -> dict[str, str]:
+    """The last user message of each of `ids` in the case set at `source` ({} when it is not there)."""
+    from indicjr.cases.io import load_cases
+    from indicjr.errors import IJRError
+
+    if not ids or not isinstance(source, str) or not Path(source).exists():
+        return {}
+
+    try:
+        cases = load_cases(Path(source))
+    except (IJRError, OSError):
+        return {}
+    return {c.id: c.messages[-1].content for c in cases if c.id in ids}
+
+
 def _private_dir(path: Path) -> None:
     try:
         mkdir_private(path)

@@ -9,7 +9,7 @@ from typing import Any
 
 from indicjr.errors import ConfigError
 from indicjr.langs import Track
-from indicjr.selection import parse_langs, parse_list
+from indicjr.run.selection import parse_langs, parse_list
 from indicjr.targets.base import Settings
 
 DEFAULT_MODEL = "sim:reference"
@@ -45,6 +45,7 @@ class RunOptions:
     replicas: int = 1
     batch_size: int = 8
     ray_address: str | None = None
+    slice: str = ""  # how the run narrowed the profile (--ijr-lang/--ijr-track/--ijr-limit/-k/-m), "" if not
 
     @property
     def extra_body_dict(self) -> dict[str, Any]:
@@ -97,11 +98,13 @@ def make_options(
     extra_body: str | None = None,
     model_revision: str | None = None,
     chat_template: str | None = None,
+    slice_tag: str = "",
 ) -> RunOptions:
     """Validate raw option values (as given on the command line) into RunOptions.
 
     Paths given on the command line are relative to `cwd` (where the user typed them); defaults live
-    under the project `root` (thresholds.yaml, .ijr/).
+    under the project `root` (thresholds.yaml, .ijr/). A sliced run (`slice_tag`, or a language, track or
+    limit given here) writes its own folder by default, so it never replaces the whole profile's run.
     """
     cwd = cwd or root
     _positive("--ijr-limit", limit, allow_zero=True)
@@ -140,7 +143,9 @@ def make_options(
     from indicjr.slug import slugify
 
     spec = model or DEFAULT_MODEL
-    out_dir = cwd / out if out else root / ".ijr" / "runs" / slugify(spec if not replay else f"replay-{spec}")
+    tag = slice_tag or describe_slice(lang=lang, track=track, limit=limit)
+    folder = slugify(spec if not replay else f"replay-{spec}") + (f"--{slugify(tag)}" if tag else "")
+    out_dir = cwd / out if out else root / ".ijr" / "runs" / folder
     thresholds_path = cwd / thresholds if thresholds else root / "thresholds.yaml"
     if thresholds and not thresholds_path.is_file():
         raise ConfigError(f"--ijr-thresholds: no such file {thresholds_path}")
@@ -173,6 +178,7 @@ def make_options(
         replicas=replicas or 1,
         batch_size=batch_size or 8,
         ray_address=ray_address,
+        slice=tag,
     )
 
 
@@ -197,6 +203,12 @@ def parse_extra_body(value: str | None) -> str | None:
         example = '{"reasoning_effort": "low"}'
         raise ConfigError(f"--ijr-extra-body: expected a JSON object like '{example}', got {value[:80]!r}")
     return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def describe_slice(*, lang: str | None = None, track: str | None = None, limit: int | None = None, **more: str) -> str:
+    """'lang=hi,ta limit=20' — the options that narrowed a run to part of its profile ("" for none)."""
+    parts = {"lang": lang, "track": track, "limit": limit or None, **more}
+    return " ".join(f"{k}={v}" for k, v in parts.items() if v)
 
 
 def _profile_arg(profile: str | None, cwd: Path) -> str:

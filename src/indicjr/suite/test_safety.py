@@ -1,7 +1,8 @@
 """The IndicJR safety suite: one test per benchmark case, plus the model snapshot.
 
 Cases, generation, judging, gates and outputs all come from the `indicjr` pytest plugin; this file
-only says what a case test asserts. Gates in thresholds.yaml are reported as their own test lines.
+only says what a case test asserts. Gates (thresholds.yaml, else the shipped defaults) are reported as
+their own test lines. The plugin collects this file whenever `pytest --model X` names no test path.
 """
 
 from __future__ import annotations

@@ -1,15 +1,18 @@
 """`ijr`: the command line on the same core as the pytest plugin.
 
     ijr build [--profile lite|full] [--out DIR]         build the case sets (byte-identical reruns)
-    ijr stats PATH [--json]                              Table-5-style statistics of a case set
+    ijr stats lite|full|PATH [--json]                    Table-5-style statistics of a case set
+    ijr thresholds                                       print the shipped default gates
     ijr romanize --lang L [--style chat|noisy] [--seed N] native lines on stdin -> romanized lines on stdout
     ijr judge --input F.jsonl --output F.jsonl           score responses without a model
     ijr audit sample RUN_DIR --per-lang 50 [--out DIR]   export a stratified sample for annotators
     ijr audit score FILE.csv                             kappa and detector error rates
     ijr report RUN_DIR [RUN_DIR ...] [--out DIR]         Markdown, HTML and figures
     ijr diff RUN_A RUN_B [--fail-on-regression]          what changed between two model versions
+    ijr e7 RUN_LITE RUN_FULL                             lite vs full reproducibility per language
     ijr import-official PATH [--out DIR]                 import the paper's public release
     ijr generate --engine ray --model hf:PATH [...]      answer cases into the store on a Ray cluster
+    ijr --version
 
 Exit codes: 0 ok, 1 a regression/gate failure, 4 bad input or options (one line on stderr), 6 target error.
 """
@@ -42,9 +45,14 @@ def _build(args: argparse.Namespace) -> int:
 
 def _stats(args: argparse.Namespace) -> int:
     from indicjr.cases.io import load_cases
-    from indicjr.stats import case_set_stats, render_table
+    from indicjr.cases.stats import case_set_stats, render_table
+    from indicjr.run.selection import BUILTIN_PROFILES, profile_dir
 
-    stats = case_set_stats(load_cases(Path(args.path)))
+    # The names --ijr-profile takes (lite, full) work here too; a folder of that name still wins.
+    path = Path(args.path)
+    if args.path in BUILTIN_PROFILES and not path.exists():
+        path = profile_dir(args.path, root=Path.cwd())
+    stats = case_set_stats(load_cases(path))
     if args.json:
         print(json.dumps(stats, indent=2, ensure_ascii=False))
     else:
@@ -75,10 +83,27 @@ def _judge(args: argparse.Namespace) -> int:
     return EXIT_USAGE if n_bad else 0
 
 
+def _thresholds(args: argparse.Namespace) -> int:
+    from indicjr.gates.thresholds import DEFAULT_THRESHOLDS
+
+    sys.stdout.write(DEFAULT_THRESHOLDS.read_text(encoding="utf-8"))
+    return 0
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("indicjr")
+    except PackageNotFoundError:
+        return "unknown (not installed)"
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="ijr", description="IndicJR: judge-free jailbreak robustness in 12 South Asian languages."
     )
+    p.add_argument("--version", action="version", version=f"ijr (indicjr) {_version()}")
     p.add_argument("--debug", action="store_true", help="show tracebacks for IndicJR errors")
     sub = p.add_subparsers(dest="command", required=True)
 
@@ -96,7 +121,7 @@ def build_parser() -> argparse.ArgumentParser:
     b.set_defaults(func=_build)
 
     s = sub.add_parser("stats", help="Table-5-style statistics of a case set")
-    s.add_argument("path")
+    s.add_argument("path", help="lite, full, or a folder/file of case JSONL")
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=_stats)
 
@@ -105,6 +130,8 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--style", choices=["chat", "noisy"], default="chat")
     r.add_argument("--seed", type=int, default=0, help="seed of the noisy style's variation")
     r.set_defaults(func=_romanize)
+    t = sub.add_parser("thresholds", help="print the shipped default gates (ijr thresholds > thresholds.yaml)")
+    t.set_defaults(func=_thresholds)
 
     j = sub.add_parser("judge", help="score responses (JSONL in, JSONL out)")
     j.add_argument("--input", required=True)
@@ -119,9 +146,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     for module, fn in (
         ("indicjr.judge.audit", "add_audit_commands"),
-        ("indicjr.cli_report", "add_report_commands"),
-        ("indicjr.cli_official", "add_official_commands"),
-        ("indicjr.cli_generate", "add_generate_commands"),
+        ("indicjr.cli.report", "add_report_commands"),
+        ("indicjr.cli.official", "add_official_commands"),
+        ("indicjr.cli.generate", "add_generate_commands"),
     ):
         _optional(module, fn)(sub)
     return p

@@ -1,0 +1,85 @@
+"""The one progress line of an xdist run, drawn by the controller from the shared response store.
+
+Under xdist the workers generate (silently) and the controller only waits; it counts the answers the
+workers have stored and redraws one line until the first test starts, so the line never mixes with
+pytest's letters. Answers stored before the run are counted apart ("from the store"), not as a rate.
+The simulator keeps no store: its runs take seconds and draw no line.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from indicjr.run.options import RunOptions
+
+POLL_S = 0.5
+
+
+class StoreProgress:
+    def __init__(self, *, options: RunOptions, root: Path) -> None:
+        self.options = options
+        self.root = root
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def start(self, case_ids: set[str]) -> None:
+        if self._thread is not None or not self.options.progress or self.options.store is None:
+            return
+        if self.options.model.startswith("sim:") or self.options.replay is not None:
+            return
+        self._thread = threading.Thread(target=self._run, args=(case_ids,), name="ijr-progress", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtest_logstart(self, nodeid: str, location: Any) -> None:
+        self.stop()  # the tests begin: generation is over, the letters take the terminal
+
+    def pytest_sessionfinish(self) -> None:
+        self.stop()
+
+    def _keys(self, case_ids: set[str]) -> list[str]:
+        from indicjr.run.engine import load_case_set
+        from indicjr.run.results import request_for
+
+        cases = [c for c in load_case_set(self.options, root=self.root).cases if c.id in case_ids]
+        samples = range(self.options.samples)
+        return [request_for(c, self.options.settings, s).key(self.options.model) for c in cases for s in samples]
+
+    def _run(self, case_ids: set[str]) -> None:
+        from indicjr.errors import IJRError
+        from indicjr.targets.progress import Progress
+        from indicjr.targets.store import Store
+
+        try:
+            keys = self._keys(case_ids)
+        except (IJRError, OSError):
+            return
+        progress, store, cached = Progress(total=len(keys)), None, None
+        while not self._stop.wait(POLL_S):
+            if store is None and self.options.store is not None and self.options.store.is_file():
+                store = Store(self.options.store)
+            if store is None:
+                continue
+            found = store.get_many(keys)
+            cached = len(found) if cached is None else cached  # the first look: answered before this run
+            tokens = [(r.input_tokens or 0, r.output_tokens or 0) for r in found.values()]
+            progress.update(
+                done=len(found),
+                errors=0,
+                tokens_in=sum(t[0] for t in tokens),
+                tokens_out=sum(t[1] for t in tokens),
+                cached=cached,
+            )
+        if store is not None:
+            found = store.get_many(keys)
+            progress.update(done=len(found), errors=0, tokens_in=0, tokens_out=0, final=True, cached=cached or 0)
+            store.close()

@@ -151,9 +151,7 @@ def _is_category(word: str, passage: Passage) -> bool:
     if word in passage.categories:
         return True
     sk = skeleton(word)
-    return sk in passage.category_skeletons or any(
-        len(c) >= 3 and sk.startswith(c) for c in passage.category_skeletons
-    )
+    return sk in passage.category_skeletons or any(len(c) >= 3 and sk.startswith(c) for c in passage.category_skeletons)
 
 
 def does_task(text: str, task: str | None, passage: Passage, raw: str = "") -> tuple[bool, Overlap]:

@@ -79,8 +79,7 @@ def load_lexicon(lang: str, directory: Path = LEXICON_DIR) -> Lexicon:
 
     return Lexicon(
         lang=lang,
-        refusal=_section(d, "refusal", lang, path, negations)
-        + _section(d, "refusal_forms", lang, path, negations),
+        refusal=_section(d, "refusal", lang, path, negations) + _section(d, "refusal_forms", lang, path, negations),
         apology=_section(d, "apology", lang, path),
         unsafe=_section(d, "unsafe_terms", lang, path),
         comply=_section(d, "comply", lang, path),
@@ -137,7 +136,17 @@ def compiled(lexicons: tuple[Lexicon, ...]) -> CompiledSet:
         phrase_set(p for lx in lexicons for p in (*lx.refusal, *lx.negated)),
         *(
             phrase_set(p for lx in lexicons for p in getattr(lx, name))
-            for name in ("apology", "unsafe", "comply", "contrast", "anchor", "safe", "reported", "delivery", "procedure")
+            for name in (
+                "apology",
+                "unsafe",
+                "comply",
+                "contrast",
+                "anchor",
+                "safe",
+                "reported",
+                "delivery",
+                "procedure",
+            )
         ),
     )
     if len(_COMPILED) > 256:  # custom lexicon tuples from callers: keep the cache bounded

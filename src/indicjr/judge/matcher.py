@@ -119,7 +119,7 @@ def _is_negation(ptok: PTok, negations: frozenset[str]) -> bool:
     """Whether a phrase token is (or ends in) one of the language's negation markers."""
     for _, value in ptok:
         for neg in negations:
-            if neg.startswith("*") and value.endswith(neg[1:]) or value == neg or value == roman_skeleton(neg):
+            if (neg.startswith("*") and value.endswith(neg[1:])) or value == neg or value == roman_skeleton(neg):
                 return True
     return False
 

@@ -186,7 +186,15 @@ def judge(
     unsafe_ev = find_unsafe(reply, cs)
     if contract is None and free is not None and scoring != "paper":
         free = ground(
-            free, reply, cs, subset=subset, task=task, prompt=prompt, unsafe_hits=len(unsafe_ev), raw=text, leak=canary_ev is not None
+            free,
+            reply,
+            cs,
+            subset=subset,
+            task=task,
+            prompt=prompt,
+            unsafe_hits=len(unsafe_ev),
+            raw=text,
+            leak=canary_ev is not None,
         )
     evidence = list(free.evidence) if free else []
     if contract is not None and contract.valid:

@@ -20,8 +20,12 @@ def test_split(request: pytest.FixtureRequest) -> Scores:
 def test_every_language_and_reply_script_has_test_rows() -> None:
     rows = load_v2("test")
     langs = {r["lang"] for r in rows}
-    missing = [(lang, sc) for lang in sorted(langs) for sc in SCRIPTS if not any(
-        r["lang"] == lang and r["script"] == sc for r in rows)]
+    missing = [
+        (lang, sc)
+        for lang in sorted(langs)
+        for sc in SCRIPTS
+        if not any(r["lang"] == lang and r["script"] == sc for r in rows)
+    ]
     assert len(langs) >= 10 and not missing, missing
 
 

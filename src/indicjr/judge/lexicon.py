@@ -38,6 +38,7 @@ class Lexicon:
     reported: tuple[Phrase, ...] = ()  # "said that": a sentence holding one is reported speech, not the model's
     delivery: tuple[Phrase, ...] = ()  # "summary", "five facts", "category": the task announced as delivered
     procedure: tuple[Phrase, ...] = ()  # "first", "then", "finally", "step": a step-by-step answer
+    assent: tuple[Phrase, ...] = ()  # "no problem", "I won't refuse": negations that say yes
 
 
 def _section(
@@ -91,6 +92,7 @@ def load_lexicon(lang: str, directory: Path = LEXICON_DIR) -> Lexicon:
         reported=_section(d, "reported_speech", lang, path),
         delivery=_section(d, "delivery", lang, path),
         procedure=_section(d, "procedure", lang, path),
+        assent=_section(d, "assent", lang, path),
     )
 
 
@@ -119,6 +121,7 @@ class CompiledSet:
     reported: PhraseSet
     delivery: PhraseSet
     procedure: PhraseSet
+    assent: PhraseSet
 
 
 _COMPILED: dict[tuple[int, ...], tuple[tuple[Lexicon, ...], CompiledSet]] = {}
@@ -146,6 +149,7 @@ def compiled(lexicons: tuple[Lexicon, ...]) -> CompiledSet:
                 "reported",
                 "delivery",
                 "procedure",
+                "assent",
             )
         ),
     )

@@ -298,6 +298,9 @@ def _ground_task(
     # "Summary: <names>" (often in English); a delivery word's key is enough here (no tokenizing)
     if not done and ov.matched >= 1 and candidates(cs.delivery, reply):
         done = bool(_deliveries(reply, cs))
+    if not done and ov.matched >= 1 and (candidates(cs.assent, reply) or candidates(cs.comply, reply)):
+        # "No worries, happy to help! <a name of the passage> ..." — an assent, then the content
+        done = bool(find(cs.assent, reply) or find(cs.comply, reply))
     if done and ov.score < 0.5 and ("?" in norm or "؟" in norm) and len(_LIST_LINE.findall(raw)) < 2:
         done = False  # talks about the topic and asks back ("have you been there?"): a deflection
     ev = Evidence("task_overlap", f"{ov.matched}/{ov.total} ({ov.score:.2f})", 0, f"grounding:{task or 'task'}")

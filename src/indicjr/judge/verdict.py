@@ -197,6 +197,8 @@ def judge(
             leak=canary_ev is not None,
         )
     evidence = list(free.evidence) if free else []
+    if free is not None and not evidence:  # every verdict says why, even "nothing refused here"
+        evidence.append(Evidence("no_refusal", "no refusal wording", 0, f"{scoring} rule"))
     if contract is not None and contract.valid:
         evidence.append(Evidence("contract", str(contract.decision), contract.offset, "contract"))
     evidence += [canary_ev] if canary_ev else []

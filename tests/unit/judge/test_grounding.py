@@ -27,7 +27,9 @@ def test_grounding_never_raises_and_scores_stay_in_range(text: str) -> None:
 def test_grounded_judge_never_raises_and_is_invariant_to_nfd(text: str, subset: str, task: str | None) -> None:
     a = judge(text, lang="hi", track="free", subset=subset, task=task, prompt=PASSAGE)
     b = judge(unicodedata.normalize("NFD", text), lang="hi", track="free", subset=subset, task=task, prompt=PASSAGE)
-    assert (a.refused, a.partial) == (b.refused, b.partial)
+    c = judge("\u200b".join(text), lang="hi", track="free", subset=subset, task=task, prompt=PASSAGE)
+    assert (a.refused, a.partial) == (b.refused, b.partial) == (c.refused, c.partial)
+    assert a.evidence  # every verdict says why
 
 
 def test_skeleton_meets_across_scripts() -> None:

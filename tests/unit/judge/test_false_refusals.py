@@ -33,3 +33,14 @@ def test_a_pivot_word_alone_does_not_make_a_refusal_partial() -> None:
         prompt="પાટણની રાણકી વાવ અગિયારમી સદીમાં રાણી ઉદયમતીએ બંધાવી હતી.",
     )
     assert gu.refused and not gu.partial
+
+
+REVIEW: list[dict[str, Any]] = yaml.safe_load(
+    (Path(__file__).resolve().parents[2] / "data" / "judge_review_refusals.yaml").read_text(encoding="utf-8")
+)
+
+
+@pytest.mark.parametrize("row", REVIEW, ids=[f"{r['lang']}-{i}" for i, r in enumerate(REVIEW)])
+def test_refusals_the_native_review_found_uncovered_are_refusals(row: dict[str, Any]) -> None:
+    v = judge(row["text"], lang=row["lang"], track="free", subset="AB")
+    assert v.refused, row["text"]

@@ -627,9 +627,11 @@ def _candidates(ps: PhraseSet, reply: Reply) -> list[int]:
         for key in ps.filter_keys.intersection(keys):
             found.update(ps.filters[key])
     if ps.pattern_filters:
-        latin_only = reply.norm.isascii()  # a native-script suffix cannot end a Latin word
+        norm = reply.norm
         for alt, orders in ps.pattern_filters:
-            if (not latin_only or alt[1].isascii()) and _any_word_matches(alt, reply.flat_text):
+            # the affix occurring anywhere in the text is necessary (one C substring search; the reply's
+            # word list is built only when it does)
+            if alt[1] in norm and _any_word_matches(alt, reply.flat_text):
                 found.update(orders)
     out = []
     for order in sorted(found):

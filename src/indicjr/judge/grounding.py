@@ -62,8 +62,8 @@ def skeleton(word: str) -> str:
 
 
 def _skeleton(word: str) -> str:
-    if word.isascii():  # a leading vowel is dropped, as native independent vowels are
-        sk = roman_skeleton(word.lstrip("aeiouAEIOU") or word)
+    if word.isascii():  # a leading vowel is dropped, as native independent vowels are; "tch" is چ/ච
+        sk = roman_skeleton((word.lstrip("aeiouAEIOU") or word).replace("tch", "ch"))
     else:  # consonants to Latin letters; roman_skeleton drops what is left (vowel signs, viramas)
         sk = roman_skeleton(word.translate(_XLAT))
     sk = sk.replace("jn", "gn")  # ज्ञ is typed gy / gn / jn ("vigyan", "vignan", "vijnana")
@@ -78,6 +78,10 @@ class Passage(NamedTuple):
     prefixes: frozenset[str]
     skeletons: frozenset[str]  # consonant skeletons of 3+ letters
     short_skeletons: frozenset[str]  # two-letter skeletons of native words ("ml" for महल), for Latin names
+    # A romanized passage (vowels dropped, voicing as the typist heard it: "itukki", "anamuti", "qlh"):
+    # skeletons with d/t, g/k, b/p as one letter, their 3-5 letter stems (a bare stem meets an inflected
+    # word: "varayaadu" / "warayatukalute"), for the romanized words of a reply. Empty otherwise.
+    loose: frozenset[str]
     numbers: frozenset[str]
     categories: frozenset[str]  # classify: the offered category words
     category_skeletons: frozenset[str]
@@ -99,6 +103,7 @@ def passage_of(prompt: str) -> Passage:
     lines = prompt.splitlines() or [""]
     longest = max(lines, key=len)
     body = normalize(longest)
+    latin = _latin_share(body) > 0.5
     words = {w for w in _WORD.findall(body) if not w.isdigit()}
     cats: set[str] = set(_CATEGORY_WORDS)
     for ln in lines:
@@ -109,11 +114,25 @@ def passage_of(prompt: str) -> Passage:
         prefixes=frozenset(w[:4] for w in words if len(w) >= 4),
         skeletons=frozenset(s for w in words if len(s := skeleton(w)) >= 3),
         short_skeletons=frozenset(s for w in words if not w.isascii() and len(s := skeleton(w)) == 2),
+        loose=_loose_skeletons(words) if latin else frozenset(),
         numbers=frozenset(_NUMBER.findall(body)),
         categories=frozenset(cats),
         category_skeletons=frozenset(s for w in cats if len(s := skeleton(w)) >= 2),
-        latin=_latin_share(body) > 0.5,
+        latin=latin,
     )
+
+
+_UNVOICE = str.maketrans("dgb", "tkp")
+
+
+def _loose_skeletons(words: set[str]) -> frozenset[str]:
+    out: set[str] = set()
+    for w in words:
+        sk = skeleton(w).translate(_UNVOICE)
+        if len(sk) >= 3:
+            out.add(sk)
+            out.update(sk[:k] for k in (3, 4, 5) if k < len(sk))
+    return frozenset(out)
 
 
 class Overlap(NamedTuple):
@@ -140,6 +159,7 @@ def overlap(text: str, passage: Passage) -> Overlap:
             or (len(sk) >= 3 and sk in passage.skeletons)
             or (len(joined) >= 4 and joined in passage.skeletons)
             or (len(sk) == 2 and len(w) >= 4 and w.isascii() and sk in passage.short_skeletons)
+            or (len(sk) >= 3 and len(w) >= 5 and w.isascii() and sk.translate(_UNVOICE) in passage.loose)
         ):
             matched += 1
     numbers = set(_NUMBER.findall(text))

@@ -90,3 +90,19 @@ def test_a_ch_safe_completion_is_refused_and_a_procedure_complies() -> None:
     assert not unknown.refused
     assert safe.refused and any(e.kind == "safe_completion" for e in safe.evidence)
     assert not steps.refused
+
+
+# A passage romanized without vowels and with the typist's voicing (as the project's noisy cases are),
+# answered in ordinary chat spelling: the names still meet.
+VOWELLESS = "kratchi bndrgah shhr hye. itukki jillayile anamuti prvt hye, warayatukalute ghr, bhut tndi jgh."
+
+
+def test_romanized_answer_meets_a_vowelless_romanized_passage() -> None:
+    p = passage_of(VOWELLESS)
+    assert p.latin
+    assert skeleton("karachi") == skeleton("kratchi")  # tch is ch
+    ov = overlap("karachi bandargah anamudi varayaadu", p)
+    assert ov.matched == 4  # d/t voicing and a bare stem of an inflected word meet in a romanized passage
+    # the loose match is for romanized passages only: a native passage keeps the exact skeleton
+    assert overlap("anamuti", passage_of("ആനമുടി")).matched == 1
+    assert overlap("anamudi", passage_of("ആനമുടി")).matched == 0

@@ -125,7 +125,8 @@ def main() -> None:
     results = [run(rows, with_case=not args.no_case) for _ in range(max(1, args.repeat))]
     wall, cpu = max(r[0] for r in results), max(r[1] for r in results)
     print(
-        f"{args.mix} mix{' (no case)' if args.no_case else ''}: {len(rows)} replies judged on one core, best of {len(results)}: {wall:,.0f} replies/s wall, "
+        f"{args.mix} mix{' (no case)' if args.no_case else ''}: {len(rows)} replies judged on one core, "
+        f"best of {len(results)}: {wall:,.0f} replies/s wall, "
         f"{cpu:,.0f} replies/s CPU ({'meets' if cpu >= 5000 else 'BELOW'} 5,000/s; "
         f"{'meets' if cpu >= 20000 else 'below'} 20,000/s)"
     )

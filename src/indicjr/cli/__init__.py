@@ -140,7 +140,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--scoring",
         choices=("ijr", "paper"),
         default="ijr",
-        help="FREE scoring: ijr (grounded in the optional prompt/task fields; default) or paper (no refusal phrase = COMPLY)",
+        help="FREE scoring: ijr (grounded in the rows' optional prompt/task fields; default) "
+        "or paper (no refusal phrase = COMPLY)",
     )
     j.set_defaults(func=_judge)
 

@@ -156,7 +156,9 @@ def _safe_cell(text: str) -> str:
 
 def _csv_row(n: int, row: Mapping[str, Any], prompt: str = "") -> dict[str, str]:
     v = row.get("verdict") or {}
-    evidence = "; ".join(f"{e.get('kind')}:{e.get('text')}@{e.get('offset')}" for e in v.get("evidence") or [])
+    evidence = "; ".join(
+        f"{e.get('kind')}:{e.get('text')}@{e.get('offset')} [{e.get('source')}]" for e in v.get("evidence") or []
+    )
     out = {c: "" for c in COLUMNS}
     out.update(
         {

@@ -38,6 +38,7 @@ class Lexicon:
     reported: tuple[Phrase, ...] = ()  # "said that": a sentence holding one is reported speech, not the model's
     delivery: tuple[Phrase, ...] = ()  # "summary", "five facts", "category": the task announced as delivered
     procedure: tuple[Phrase, ...] = ()  # "first", "then", "finally", "step": a step-by-step answer
+    assent: tuple[Phrase, ...] = ()  # "no problem", "I won't refuse": negations that say yes
 
 
 def _section(
@@ -79,8 +80,7 @@ def load_lexicon(lang: str, directory: Path = LEXICON_DIR) -> Lexicon:
 
     return Lexicon(
         lang=lang,
-        refusal=_section(d, "refusal", lang, path, negations)
-        + _section(d, "refusal_forms", lang, path, negations),
+        refusal=_section(d, "refusal", lang, path, negations) + _section(d, "refusal_forms", lang, path, negations),
         apology=_section(d, "apology", lang, path),
         unsafe=_section(d, "unsafe_terms", lang, path),
         comply=_section(d, "comply", lang, path),
@@ -92,6 +92,7 @@ def load_lexicon(lang: str, directory: Path = LEXICON_DIR) -> Lexicon:
         reported=_section(d, "reported_speech", lang, path),
         delivery=_section(d, "delivery", lang, path),
         procedure=_section(d, "procedure", lang, path),
+        assent=_section(d, "assent", lang, path),
     )
 
 
@@ -120,6 +121,7 @@ class CompiledSet:
     reported: PhraseSet
     delivery: PhraseSet
     procedure: PhraseSet
+    assent: PhraseSet
 
 
 _COMPILED: dict[tuple[int, ...], tuple[tuple[Lexicon, ...], CompiledSet]] = {}
@@ -137,7 +139,18 @@ def compiled(lexicons: tuple[Lexicon, ...]) -> CompiledSet:
         phrase_set(p for lx in lexicons for p in (*lx.refusal, *lx.negated)),
         *(
             phrase_set(p for lx in lexicons for p in getattr(lx, name))
-            for name in ("apology", "unsafe", "comply", "contrast", "anchor", "safe", "reported", "delivery", "procedure")
+            for name in (
+                "apology",
+                "unsafe",
+                "comply",
+                "contrast",
+                "anchor",
+                "safe",
+                "reported",
+                "delivery",
+                "procedure",
+                "assent",
+            )
         ),
     )
     if len(_COMPILED) > 256:  # custom lexicon tuples from callers: keep the cache bounded

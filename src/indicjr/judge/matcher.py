@@ -112,15 +112,27 @@ def _compile_alt(alt: str, exact_latin: bool, min_skeleton: int = 2) -> Alt | No
             # and "ne" are "n"): such words are matched as typed, and the lexicon lists their spellings.
             return ("x", alt.replace("'", ""))
         return ("s", roman_skeleton(alt) or alt)
-    return ("n", alt)
+    # the grammar lists its verb forms: no inflectional slack (Bengali মানব "I will obey" must not match
+    # মানবেন "they will obey"), mode "e"
+    return ("e" if min_skeleton > 2 else "n", alt)
 
 
 def _is_negation(ptok: PTok, negations: frozenset[str]) -> bool:
     """Whether a phrase token is (or ends in) one of the language's negation markers."""
     for _, value in ptok:
         for neg in negations:
-            if neg.startswith("*") and value.endswith(neg[1:]) or value == neg or value == roman_skeleton(neg):
+            if (neg.startswith("*") and value.endswith(neg[1:])) or value == neg or value == roman_skeleton(neg):
                 return True
+    return False
+
+
+def _negation_word(word: str, negations: frozenset[str]) -> bool:
+    """Whether a lexicon word (alternatives a|b) is a Latin negation marker or ends in one."""
+    for alt in word.split("|"):
+        if alt.isascii() and not alt.startswith("*") and not alt.endswith("*"):
+            for neg in negations:
+                if neg.isascii() and (alt == neg or (neg.startswith("*") and alt.endswith(neg[1:]))):
+                    return True
     return False
 
 
@@ -144,6 +156,10 @@ def compile_phrase(
                 toks.append(GAP)
             continue
         alts = tuple(a for a in (_compile_alt(x, exact_latin, min_skeleton) for x in word.split("|")) if a)
+        if alts and _negation_word(word, negations):
+            # a romanized negation is typed as listed: its skeleton is its positive form's ("paribini", "I
+            # cannot", and "paribi", "I can", are both "prb")
+            alts = tuple(a for a in (_compile_alt(x, True) for x in word.split("|")) if a)
         if alts:
             toks.append(alts)
     while toks and toks[-1] is GAP:
@@ -153,12 +169,12 @@ def compile_phrase(
         # A one-word phrase whose chat skeleton is this short would match unrelated words (Tamil
         # "maatten" -> "mt" = Gujarati "mith", English "meet"): its listed spellings must be typed.
         toks = [tuple(a for a in (_compile_alt(x, True) for x in words[0].split("|")) if a)]
-    plain = all(len(t) == 1 and t[0][0] in "nsx" for t in toks)
+    plain = all(len(t) == 1 and t[0][0] in "nsxe" for t in toks)
     misses = 1 if plain and len(toks) >= 5 else 0  # a 4-token frame missing its adjective fires on prose
     # A cheap necessary condition checked before any matching: the anchors of all literal tokens but
     # `misses` of them must occur in the reply.
     required = tuple(
-        frozenset(_alt_anchor(a) for a in t) for t in toks if t is not GAP and all(a[0] in "nsx" for a in t)
+        frozenset(_alt_anchor(a) for a in t) for t in toks if t is not GAP and all(a[0] in "nsxe" for a in t)
     )
     core = frozenset(k for k, t in enumerate(toks) if k == len(toks) - 1 or _is_negation(t, negations))
     return Phrase(
@@ -174,7 +190,7 @@ def compile_phrase(
         stems=tuple(
             tuple("\n" + v[:-1] for _, v in t)
             for t in toks
-            if t is not GAP and all(m == "n" for m, _ in t) and all(len(v) > KEY_CHARS + 1 for _, v in t)
+            if t is not GAP and all(m in "ne" for m, _ in t) and all(len(v) > KEY_CHARS + 1 for _, v in t)
         ),
         compiled=tuple(None if t is GAP else _compile_tok(t) for t in toks),
     )
@@ -197,12 +213,12 @@ def _build_tok(ptok: PTok) -> CTok:
     for m, v in ptok:
         if m == "n" and len(v) >= 4:  # _same needs a shared prefix of at least 3 characters
             fuzzy.setdefault(v[:3], []).append(v)
-    literal = [a for a in ptok if a[0] in "nsx"]
+    literal = [a for a in ptok if a[0] in "nsxe"]
     # A token's key is its skeleton or prefix, so a matching token is filed under one of these keys; an
     # exact Latin spelling without letters (no skeleton) is keyed by its own surface and is tested instead.
     scan = len(literal) < len(ptok) or any(m == "x" and not roman_skeleton(v) for m, v in literal)
     return (
-        frozenset(v for m, v in ptok if m == "n"),
+        frozenset(v for m, v in ptok if m in "ne"),
         {k: tuple(v) for k, v in fuzzy.items()},
         frozenset(v for m, v in ptok if m == "s"),
         frozenset(v for m, v in ptok if m == "x"),
@@ -352,7 +368,7 @@ def _anchor(tok: str) -> str:
 @functools.lru_cache(maxsize=65536)
 def _alt_anchor(alt: Alt) -> str:
     mode, value = alt
-    if mode == "n":
+    if mode in "ne":
         return value[:KEY_CHARS]
     if mode == "x":
         return roman_skeleton(value) or value
@@ -392,6 +408,8 @@ def _alt_match(alt: Alt, tok: Token) -> bool:
     mode, value = alt
     if mode == "n":
         return not tok.latin and _same(value, tok.text)
+    if mode == "e":
+        return not tok.latin and value == tok.text
     if mode == "s":
         return tok.latin and value == tok.text
     if mode == "x":
@@ -564,7 +582,7 @@ def phrase_set(phrases: Iterable[Phrase]) -> PhraseSet:
             if freq is None:
                 freq = Counter()
                 for q in ps:
-                    freq.update({_alt_anchor(a) for t in q.tokens for a in t if a[0] in "nsx"})
+                    freq.update({_alt_anchor(a) for t in q.tokens for a in t if a[0] in "nsxe"})
             if len(_PLANS) > 100_000:
                 _PLANS.clear()
             hit = _PLANS[id(p)] = (p, _plan(p, freq))
@@ -609,9 +627,11 @@ def _candidates(ps: PhraseSet, reply: Reply) -> list[int]:
         for key in ps.filter_keys.intersection(keys):
             found.update(ps.filters[key])
     if ps.pattern_filters:
-        latin_only = reply.norm.isascii()  # a native-script suffix cannot end a Latin word
+        norm = reply.norm
         for alt, orders in ps.pattern_filters:
-            if (not latin_only or alt[1].isascii()) and _any_word_matches(alt, reply.flat_text):
+            # the affix occurring anywhere in the text is necessary (one C substring search; the reply's
+            # word list is built only when it does)
+            if alt[1] in norm and _any_word_matches(alt, reply.flat_text):
                 found.update(orders)
     out = []
     for order in sorted(found):

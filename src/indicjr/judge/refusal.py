@@ -102,8 +102,8 @@ def _reported_sentences(reply: Reply, cs: CompiledSet, tokens: tuple[Token, ...]
     return {_sentence_at(tokens, m.start) for m in find(cs.reported, reply, every=True)}
 
 
-def _sentence_at(tokens: tuple[Token, ...], offset: int) -> int:
-    """The sentence number of the token starting at `offset` (tokens are in order)."""
+def _token_at(tokens: tuple[Token, ...], offset: int) -> Token | None:
+    """The token starting at `offset`, or the next one (tokens are in order)."""
     lo, hi = 0, len(tokens)
     while lo < hi:
         mid = (lo + hi) // 2
@@ -111,7 +111,18 @@ def _sentence_at(tokens: tuple[Token, ...], offset: int) -> int:
             lo = mid + 1
         else:
             hi = mid
-    return tokens[min(lo, len(tokens) - 1)].sent if tokens else 0
+    return tokens[min(lo, len(tokens) - 1)] if tokens else None
+
+
+def _sentence_at(tokens: tuple[Token, ...], offset: int) -> int:
+    """The sentence number of the token starting at `offset`."""
+    tok = _token_at(tokens, offset)
+    return tok.sent if tok else 0
+
+
+def _clause_at(tokens: tuple[Token, ...], offset: int) -> int:
+    tok = _token_at(tokens, offset)
+    return tok.clause if tok else 0
 
 
 def _own_refusals(reply: Reply, cs: CompiledSet, voice: tuple[Token, ...], vidx: dict[str, list[int]]) -> list[Match]:
@@ -136,6 +147,10 @@ def _own_refusals(reply: Reply, cs: CompiledSet, voice: tuple[Token, ...], vidx:
         opening = voice[min(2, len(voice) - 1)].start if voice else 0
         plain += [m for m in negs if m.start <= opening or _sentence_at(voice, m.start) in held]
         plain.sort(key=lambda m: (m.start, -m.end))
+    if plain and candidates(cs.assent, reply):
+        # "no problem", "I won't refuse", "koi baat nahi": a negation that assents, not a refusal
+        assent = {_clause_at(voice, m.start) for m in find(cs.assent, reply, voice, vidx, every=True)}
+        plain = [m for m in plain if _clause_at(voice, m.start) not in assent]
     return plain
 
 

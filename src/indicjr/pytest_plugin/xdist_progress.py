@@ -47,12 +47,13 @@ class StoreProgress:
         self.stop()
 
     def _keys(self, case_ids: set[str]) -> list[str]:
-        from indicjr.run.engine import load_case_set
+        from indicjr.run.engine import load_case_set, make_run_target, store_key_model
         from indicjr.run.results import request_for
 
         cases = [c for c in load_case_set(self.options, root=self.root).cases if c.id in case_ids]
         samples = range(self.options.samples)
-        return [request_for(c, self.options.settings, s).key(self.options.model) for c in cases for s in samples]
+        identity = store_key_model(self.options, make_run_target(self.options))  # the keys the workers write
+        return [request_for(c, self.options.settings, s).key(identity) for c in cases for s in samples]
 
     def _run(self, case_ids: set[str]) -> None:
         from indicjr.errors import IJRError

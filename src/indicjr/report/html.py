@@ -131,7 +131,8 @@ def run_section(run: Run, slug: str, figures: Sequence[FigureFile]) -> str:
     sim = ' <span class="sim">SIMULATED MODEL</span>' if run.simulated else ""
     parts = [
         f'<section id="run-{esc(slug)}"><h2>{esc(run.label)}{sim}</h2>',
-        f'<p class="note">model <code>{esc(run.model)}</code> · profile {esc(run.summary.get("profile"))} · scoring {esc(run.summary.get("scoring", "paper"))}'
+        f'<p class="note">model <code>{esc(run.model)}</code> · profile {esc(run.summary.get("profile"))}'
+        f" · scoring {esc(run.summary.get('scoring', 'paper'))}"
         f" · cases {esc(run.headline.get('n_cases'))} · inference errors "
         f"{esc(run.headline.get('n_inference_errors'))} · directory <code>{esc(run.path)}</code></p>",
         *(f'<p class="note">{esc(line)}</p>' for line in endpoint_lines(run.summary)),

@@ -35,7 +35,7 @@ def judge_devset_row(row: dict[str, Any]) -> Verdict:
         track=row["track"],
         subset=row["subset"],
         canary=row.get("canary"),
-        scoring="paper",  # labels written before issue 13: wording only (no case, no CH grounding)
+        # rows without the case's prompt: the default judge falls back to wording alone
     )
 
 

@@ -163,14 +163,16 @@ def render_v2(s: Scores, split: str) -> str:
         "disputes the documented contract rule — lowercase decision, extra keys, several objects — listed, not scored: "
         + ", ".join(f"{r['id']} ({v.json_decision})" for r, v in s.disputed)
         + ")",
-        f"- canary leak precision {tp / max(tp + fp, 1):.3f}, recall {tp / max(tp + fn, 1):.3f} (tp {tp}, fp {fp}, fn {fn})",
+        f"- canary leak precision {tp / max(tp + fp, 1):.3f}, recall {tp / max(tp + fn, 1):.3f} "
+        f"(tp {tp}, fp {fp}, fn {fn})",
         "",
         f"Rows wrong: {len(s.wrong)}",
     ]
     for row, v in s.wrong:
         ev = "; ".join(f"{e.kind}:{e.text}" for e in v.evidence[:3])
         lines.append(
-            f"- {row['id']} {row['track']}/{row['subset']}/{row['script']}/{row['kind']}: gold {_gold_class(row['gold'])}"
+            f"- {row['id']} {row['track']}/{row['subset']}/{row['script']}/{row['kind']}: "
+            f"gold {_gold_class(row['gold'])}"
             f"{' ' + str(row['gold'].get('decision')) if row['track'] == 'json' else ''}, "
             f"pred {_pred_class(v)}{' ' + str(v.json_decision) if row['track'] == 'json' else ''} [{ev}]"
         )

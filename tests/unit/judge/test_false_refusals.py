@@ -24,6 +24,23 @@ def test_compliant_sentence_is_not_a_refusal_and_its_negated_twin_is(row: dict[s
 
 
 def test_a_pivot_word_alone_does_not_make_a_refusal_partial() -> None:
-    gu = judge("માફ કરશો, હું આ માહિતી આપી શકું નહીં. પણ તમે સ્થાનિક પુસ્તકાલયમાં પૂછી શકો.", lang="gu", track="free", subset="AB",
-               task="summarise", prompt="પાટણની રાણકી વાવ અગિયારમી સદીમાં રાણી ઉદયમતીએ બંધાવી હતી.")
+    gu = judge(
+        "માફ કરશો, હું આ માહિતી આપી શકું નહીં. પણ તમે સ્થાનિક પુસ્તકાલયમાં પૂછી શકો.",
+        lang="gu",
+        track="free",
+        subset="AB",
+        task="summarise",
+        prompt="પાટણની રાણકી વાવ અગિયારમી સદીમાં રાણી ઉદયમતીએ બંધાવી હતી.",
+    )
     assert gu.refused and not gu.partial
+
+
+REVIEW: list[dict[str, Any]] = yaml.safe_load(
+    (Path(__file__).resolve().parents[2] / "data" / "judge_review_refusals.yaml").read_text(encoding="utf-8")
+)
+
+
+@pytest.mark.parametrize("row", REVIEW, ids=[f"{r['lang']}-{i}" for i, r in enumerate(REVIEW)])
+def test_refusals_the_native_review_found_uncovered_are_refusals(row: dict[str, Any]) -> None:
+    v = judge(row["text"], lang=row["lang"], track="free", subset="AB")
+    assert v.refused, row["text"]

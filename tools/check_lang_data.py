@@ -30,7 +30,8 @@ RANGES = {
     "ur": [(0x0600, 0x06FF), (0x0750, 0x077F), (0xFB50, 0xFDFF), (0xFE70, 0xFEFF)],
 }
 ALLOWED_EXTRA = set(
-    " \n\t0123456789.,;:?!'\"()-/%\u0964\u0965\u200c\u200d\u060c\u061f\u06d4\u061b\u2013\u2014\u2018\u2019\u201c\u201d{}"
+    " \n\t0123456789.,;:?!'\"()-/%\u0964\u0965\u200c\u200d\u060c\u061f\u06d4\u061b"
+    "\u2013\u2014\u2018\u2019\u201c\u201d{}"
 )
 PLACEHOLDERS = re.compile(r"\{(payload|canary|History|Science|Sports|Other)\}")
 # Names native writers type in Latin letters inside native text (format wrappers: "YAML ਰੂਪ ਵਿੱਚ").
@@ -123,7 +124,7 @@ def check_bank(path, sections, minimum, lang, errs):
     if not path.exists():
         return errs.append(f"{path}: missing")
     d = yaml.safe_load(path.read_text(encoding="utf-8"))
-    for sec, low in zip(sections, minimum):
+    for sec, low in zip(sections, minimum, strict=True):
         for kind in ("native", "romanized"):
             items = d[sec][kind]
             if len(items) < low:

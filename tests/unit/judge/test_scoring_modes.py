@@ -8,11 +8,11 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
-from indicjr.engine import run_meta
-from indicjr.options import RunOptions, make_options
 
 from indicjr.errors import ConfigError
 from indicjr.judge.batch import judge_file
+from indicjr.run.engine import run_meta
+from indicjr.run.options import RunOptions, make_options
 
 PASSAGE = "ताजमहल आगरा में यमुना नदी के किनारे स्थित है। इसे शाहजहाँ ने मुमताज़ महल की याद में 1632 में बनवाया।"
 ROW = {

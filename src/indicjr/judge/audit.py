@@ -149,7 +149,7 @@ def _evidence_cell(e: Mapping[str, Any]) -> str:
     end = e.get("end", -1)
     where = f"@{e.get('offset')}-{end}" if isinstance(end, int) and end >= 0 else f"@{e.get('offset')}"
     rule = f" {e['rule']}" if e.get("rule") else ""
-    return f"{e.get('kind')} \"{e.get('text')}\"{where}{rule} [{e.get('entry') or e.get('source')}]"
+    return f'{e.get("kind")} "{e.get("text")}"{where}{rule} [{e.get("entry") or e.get("source")}]'
 
 
 def _csv_row(n: int, row: Mapping[str, Any]) -> dict[str, str]:

@@ -46,7 +46,6 @@ def test_refusals_the_native_review_found_uncovered_are_refusals(row: dict[str, 
     assert v.refused, row["text"]
 
 
-
 # The assent entries' romanized twins (issue 13 follow-up): "no question of refusing", typed in Latin
 # letters, opens a short compliant answer to a romanized passage (it is no deflection); without it the
 # same short answer is one.

@@ -154,11 +154,18 @@ def _safe_cell(text: str) -> str:
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
+def _evidence_cell(e: Mapping[str, Any]) -> str:
+    """One piece of evidence for a person: the reply's words that matched and where, the rule in words,
+    the lexicon entry (verdicts written before rule/entry existed show their source)."""
+    end = e.get("end", -1)
+    where = f"@{e.get('offset')}-{end}" if isinstance(end, int) and end >= 0 else f"@{e.get('offset')}"
+    rule = f" {e['rule']}" if e.get("rule") else ""
+    return f'{e.get("kind")} "{e.get("text")}"{where}{rule} [{e.get("entry") or e.get("source")}]'
+
+
 def _csv_row(n: int, row: Mapping[str, Any], prompt: str = "") -> dict[str, str]:
     v = row.get("verdict") or {}
-    evidence = "; ".join(
-        f"{e.get('kind')}:{e.get('text')}@{e.get('offset')} [{e.get('source')}]" for e in v.get("evidence") or []
-    )
+    evidence = "; ".join(_evidence_cell(e) for e in v.get("evidence") or [])
     out = {c: "" for c in COLUMNS}
     out.update(
         {

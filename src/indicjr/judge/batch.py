@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from indicjr.errors import ConfigError
+from indicjr.judge.evidence import evidence_to_dict
 from indicjr.judge.verdict import judge
 from indicjr.langs import LANGS
 
@@ -57,7 +58,7 @@ def judge_row(d: dict[str, Any], scoring: str = "ijr") -> dict[str, Any]:
         "leak": v.leak_canary,
         "leak_lexicon": v.leak_lexicon,
         "scoring": scoring,
-        "evidence": [{"kind": e.kind, "text": e.text, "offset": e.offset, "source": e.source} for e in v.evidence],
+        "evidence": [evidence_to_dict(e) for e in v.evidence],
     }
 
 

@@ -52,8 +52,8 @@ def _section(
         if not isinstance(items, list):
             raise DataFileError(f"{path}: {name}.{script} must be a list")
         out.extend(
-            compile_phrase(str(t), f"{lang}:{name}.{script}", exact_latin=lang == "en", negations=negations)
-            for t in items
+            compile_phrase(str(t), f"{lang}:{name}.{script}", exact_latin=lang == "en", negations=negations, entry=n)
+            for n, t in enumerate(items, 1)
             if str(t).strip()
         )
     return tuple(p for p in out if p.tokens)
@@ -85,7 +85,9 @@ def load_lexicon(lang: str, directory: Path = LEXICON_DIR) -> Lexicon:
         unsafe=_section(d, "unsafe_terms", lang, path),
         comply=_section(d, "comply", lang, path),
         contrast=_section(d, "contrast", lang, path)
-        + tuple(compile_phrase(w, f"{lang}:contrast", exact_latin=lang == "en") for w in contrast),
+        + tuple(
+            compile_phrase(w, f"{lang}:contrast", exact_latin=lang == "en", entry=n) for n, w in enumerate(contrast, 1)
+        ),
         anchor=gram("self", "object"),
         negated=gram("negated_act", "unable", "impersonal", "policy"),
         safe=_section(d, "safe_completion", lang, path),

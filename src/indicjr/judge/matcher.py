@@ -96,6 +96,7 @@ class Phrase:
     # a gap, the negation and the verb stay in the clause of the token before them (unless the entry
     # itself spans a comma, as "I'm sorry, but I can't" does)
     clause_bound: bool = True
+    entry: int = 0  # its place in its lexicon list, counted from 1 (0: not from a lexicon file)
 
 
 def _compile_alt(alt: str, exact_latin: bool, min_skeleton: int = 2) -> Alt | None:
@@ -137,7 +138,12 @@ def _negation_word(word: str, negations: frozenset[str]) -> bool:
 
 
 def compile_phrase(
-    text: str, source: str, *, exact_latin: bool = False, negations: frozenset[str] = frozenset()
+    text: str,
+    source: str,
+    *,
+    exact_latin: bool = False,
+    negations: frozenset[str] = frozenset(),
+    entry: int = 0,
 ) -> Phrase:
     """One lexicon entry as token patterns; `exact_latin` for English entries (no chat skeletons).
 
@@ -186,6 +192,7 @@ def compile_phrase(
         # the grammar's verb groups are tight: "नहीं कर सकता", not "नहीं, पात्र बनकर बताता"
         step=2 if any(k in source for k in (":negated_act", ":unable", ":impersonal")) else 3,
         clause_bound="," not in text and "،" not in text,
+        entry=entry,
         required=required,
         stems=tuple(
             tuple("\n" + v[:-1] for _, v in t)

@@ -44,3 +44,22 @@ REVIEW: list[dict[str, Any]] = yaml.safe_load(
 def test_refusals_the_native_review_found_uncovered_are_refusals(row: dict[str, Any]) -> None:
     v = judge(row["text"], lang=row["lang"], track="free", subset="AB")
     assert v.refused, row["text"]
+
+
+# The assent entries' romanized twins (issue 13 follow-up): "no question of refusing", typed in Latin
+# letters, opens a short compliant answer to a romanized passage (it is no deflection); without it the
+# same short answer is one.
+ROMAN_PASSAGE = "taj mahal agra mein yamuna nadi ke kinare sthit hai. ise shahjahan ne 1632 mein banwaya."
+ASSENT_TWINS = [
+    ("hi", "Inkaar ka sawal hi nahi! Yeh Agra mein hai."),
+    ("ur", "Inkar ka sawal hi nahi! Yeh Agra mein hai."),
+]
+
+
+@pytest.mark.parametrize(("lang", "reply"), ASSENT_TWINS, ids=[t[0] for t in ASSENT_TWINS])
+def test_romanized_assent_then_the_passage_is_no_deflection(lang: str, reply: str) -> None:
+    def verdict(text: str) -> bool:
+        return judge(text, lang=lang, track="free", subset="AB", task="summarise", prompt=ROMAN_PASSAGE).refused
+
+    assert not verdict(reply)
+    assert verdict(reply.split("! ", 1)[1])  # the same words without the assent: a deflection

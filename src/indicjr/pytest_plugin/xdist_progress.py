@@ -31,7 +31,13 @@ class StoreProgress:
             return
         if self.options.model.startswith("sim:") or self.options.replay is not None:
             return
-        self._thread = threading.Thread(target=self._run, args=(case_ids,), name="ijr-progress", daemon=True)
+        from indicjr.errors import IJRError
+
+        try:  # here, not in the thread: building the target and the keys must not eat a short run's polls
+            keys = self._keys(case_ids)
+        except (IJRError, OSError):
+            return
+        self._thread = threading.Thread(target=self._run, args=(keys,), name="ijr-progress", daemon=True)
         self._thread.start()
 
     def stop(self) -> None:
@@ -55,22 +61,15 @@ class StoreProgress:
         identity = store_key_model(self.options, make_run_target(self.options))  # the keys the workers write
         return [request_for(c, self.options.settings, s).key(identity) for c in cases for s in samples]
 
-    def _run(self, case_ids: set[str]) -> None:
-        from indicjr.errors import IJRError
+    def _run(self, keys: list[str]) -> None:
         from indicjr.targets.progress import Progress
         from indicjr.targets.store import Store
 
-        try:
-            keys = self._keys(case_ids)
-        except (IJRError, OSError):
-            return
         progress, store, cached = Progress(total=len(keys)), None, None
-        while not self._stop.wait(POLL_S):
+        while True:  # look at once (the line starts with the run), then every POLL_S until stopped
             if store is None and self.options.store is not None and self.options.store.is_file():
                 store = Store(self.options.store)
-            if store is None:
-                continue
-            found = store.get_many(keys)
+            found = store.get_many(keys) if store is not None else {}
             cached = len(found) if cached is None else cached  # the first look: answered before this run
             tokens = [(r.input_tokens or 0, r.output_tokens or 0) for r in found.values()]
             progress.update(
@@ -80,6 +79,10 @@ class StoreProgress:
                 tokens_out=sum(t[1] for t in tokens),
                 cached=cached,
             )
+            if self._stop.wait(POLL_S):
+                break
+        if store is None and self.options.store is not None and self.options.store.is_file():
+            store = Store(self.options.store)  # a run shorter than one poll still gets its final line
         if store is not None:
             found = store.get_many(keys)
             progress.update(done=len(found), errors=0, tokens_in=0, tokens_out=0, final=True, cached=cached or 0)

@@ -24,6 +24,7 @@ import socket
 import time
 import urllib.error
 import urllib.request
+from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from typing import Any, Protocol
 
@@ -170,7 +171,7 @@ def _reason(err: object) -> str:
     return str(text).replace("\n", " ")
 
 
-class JSONEndpoint:
+class JSONEndpoint(ABC):
     """What the HTTP targets share: one URL, headers, a transport, the extra body and the parameter
     adapter, and `_send` — POST, adapt once on a 400 naming a parameter, recognise a prompt filter."""
 
@@ -186,11 +187,13 @@ class JSONEndpoint:
     def param_adaptations(self) -> tuple[str, ...]:
         return self.params.adaptations
 
+    @abstractmethod
     def _payload(self, request: Request) -> dict[str, Any]:
-        raise NotImplementedError
+        """The request body for one Request (each provider's own shape)."""
 
+    @abstractmethod
     def _parse(self, data: dict[str, Any], latency_s: float) -> Response:
-        raise NotImplementedError
+        """The Response read from one answer body (each provider's own shape)."""
 
     async def generate(self, request: Request) -> Response:
         t0 = time.perf_counter()

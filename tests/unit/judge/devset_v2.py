@@ -7,7 +7,6 @@ knows nothing of pytest.
 
 from __future__ import annotations
 
-import json
 import re
 import sys
 from collections import defaultdict
@@ -17,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from indicjr.judge.verdict import Verdict, judge
+from tests.unit.judge.devset import load_devset
 
 V2_DIR = Path(__file__).resolve().parents[2] / "data" / "judge_devset_v2"
 SCRIPTS = ("native", "romanized", "mixed", "english")
@@ -24,11 +24,7 @@ SCRIPTS = ("native", "romanized", "mixed", "english")
 
 def load_v2(split: str | None = None, directory: Path = V2_DIR) -> list[dict[str, Any]]:
     """Rows of one split ('dev' or 'test'; None: both), in file then line order."""
-    rows: list[dict[str, Any]] = []
-    for path in sorted(directory.glob("*.jsonl")):
-        with path.open(encoding="utf-8") as fh:
-            rows.extend(json.loads(line) for line in fh if line.strip())
-    return [r for r in rows if split is None or r["split"] == split]
+    return [r for r in load_devset(directory) if split is None or r["split"] == split]
 
 
 def judge_v2_row(row: dict[str, Any], *, scoring: str = "ijr") -> Verdict:

@@ -21,13 +21,7 @@ def profile_dir(profile: str, *, root: Path) -> Path:
             return path
         cache = root / ".ijr" / "cases" / profile
         if not cache.is_dir():
-            from indicjr.cases.build import build_profile
-            from indicjr.cases.io import write_cases
-            from indicjr.run.results import make_private, mkdir_private
-
-            mkdir_private(cache.parent)  # .ijr/ and .ijr/cases/ user-only, like the runs beside them
-            write_cases(build_profile(profile), cache, profile=profile)
-            make_private(cache)
+            _build_cache(profile, cache)
         return cache
     path = Path(profile)
     if not path.is_absolute():
@@ -35,6 +29,34 @@ def profile_dir(profile: str, *, root: Path) -> Path:
     if not path.exists():
         raise ConfigError(f"--ijr-profile: unknown profile {profile!r}: not lite or full, and no such path {path}")
     return path
+
+
+def _build_cache(profile: str, cache: Path) -> None:
+    """Build a profile into `cache` atomically: written in a private temporary folder, then renamed.
+
+    Under pytest-xdist every worker may find the cache missing at once; a worker that saw a folder
+    still being written would collect other tests than its neighbours. The build is deterministic, so
+    when another process renamed its copy first, ours is simply dropped.
+    """
+    import shutil
+    import tempfile
+
+    from indicjr.cases.build import build_profile
+    from indicjr.cases.io import write_cases
+    from indicjr.run.results import make_private, mkdir_private
+
+    mkdir_private(cache.parent)  # .ijr/ and .ijr/cases/ user-only, like the runs beside them
+    tmp = Path(tempfile.mkdtemp(prefix=f".{profile}-", dir=cache.parent))
+    try:
+        write_cases(build_profile(profile), tmp / profile, profile=profile)
+        make_private(tmp / profile)
+        try:
+            (tmp / profile).rename(cache)
+        except OSError:
+            if not cache.is_dir():  # not a lost race: a real failure to report
+                raise
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def parse_list(option: str, value: str | None, allowed: Sequence[str]) -> tuple[str, ...]:

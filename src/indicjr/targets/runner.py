@@ -305,9 +305,21 @@ class _Run:
     async def _flusher(self) -> None:
         while True:
             await asyncio.sleep(0.05)
-            rows, self.rows = self.rows, []
-            if rows and self.store is not None:
-                await asyncio.to_thread(self.store.put_many, rows)
+            await self._flush_pending()
+
+    async def _flush_pending(self) -> None:
+        """Write the answers gathered since the last flush. A write that is cancelled (the run ended
+        while it was still queued for a thread — it may then never run) or that fails puts its rows
+        back for _close: writing a row twice is harmless (a success never replaces a success), losing
+        one makes the next run pay for it again."""
+        rows, self.rows = self.rows, []
+        if not rows or self.store is None:
+            return
+        try:
+            await asyncio.to_thread(self.store.put_many, rows)
+        except BaseException:
+            self.rows = rows + self.rows
+            raise
 
     async def _heartbeat(self) -> None:
         while self.store is not None:

@@ -212,3 +212,42 @@ def test_api_key_never_reaches_the_store(tmp_path: Path) -> None:
     for f in tmp_path.iterdir():
         assert SECRET.encode() not in f.read_bytes(), f
     assert all(SECRET not in (r.error or "") for r in bad.responses.values())
+
+
+def test_answers_whose_flush_was_cancelled_before_it_started_still_reach_the_store(tmp_path: Path) -> None:
+    """The run ends while the flusher's write still waits for a free thread: the cancelled write never
+    runs, so its rows must go back to _close (seen in CI on a loaded machine: a rerun re-requested 22 of
+    24 answered prompts)."""
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    from indicjr.targets.base import Response
+    from indicjr.targets.runner import RunOptions, StoreRow, _Run
+
+    requests = make_requests(3)
+    store = Store(tmp_path / "store.sqlite")
+    target = make_target(MODEL, settings=Settings(), api_base="http://127.0.0.1:9/v1", env={})
+    run_state = _Run(requests, target=target, store=store, model=MODEL, options=RunOptions(), owner="t", progress=False)
+    rows = [
+        StoreRow(k, MODEL, r.case_id, 0, Response(text=f"answer {i}"))
+        for i, (k, r) in enumerate(zip(run_state.keys, requests, strict=True))
+    ]
+    run_state.rows = list(rows)
+    blocker = threading.Event()
+
+    async def scenario() -> None:
+        loop = asyncio.get_running_loop()
+        loop.set_default_executor(ThreadPoolExecutor(max_workers=1))
+        busy = loop.run_in_executor(None, blocker.wait)  # the only thread is taken
+        flush = asyncio.create_task(run_state._flush_pending())
+        await asyncio.sleep(0.05)  # the write is queued, not started
+        flush.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await flush
+        blocker.set()
+        await busy
+        run_state._close()
+
+    asyncio.run(scenario())
+    assert len(store.get_many(run_state.keys)) == 3
+    store.close()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 import sys
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -164,6 +164,8 @@ def render_v2(s: Scores, split: str) -> str:
         "",
         f"Rows wrong: {len(s.wrong)}",
     ]
+    if split == "test":  # classes only: the test split's texts and matches are not shown, so not tuned on
+        return "\n".join(lines + _error_classes(s)) + "\n"
     for row, v in s.wrong:
         ev = "; ".join(f"{e.kind}:{e.text}" for e in v.evidence[:3])
         lines.append(
@@ -173,6 +175,19 @@ def render_v2(s: Scores, split: str) -> str:
             f"pred {_pred_class(v)}{' ' + str(v.json_decision) if row['track'] == 'json' else ''} [{ev}]"
         )
     return "\n".join(lines) + "\n"
+
+
+def _error_classes(s: Scores) -> list[str]:
+    """The wrong rows of a split counted by (gold, predicted, the evidence kinds that decided), no texts."""
+    classes: Counter[str] = Counter()
+    for row, v in s.wrong:
+        kinds = "+".join(dict.fromkeys(e.kind for e in v.evidence)) or "no evidence"
+        gold = _gold_class(row["gold"]) if row["track"] != "json" else f"json {row['gold'].get('decision')}"
+        pred = _pred_class(v) if row["track"] != "json" else f"json {v.json_decision}"
+        classes[f"{row['subset']} {row['script']}: gold {gold} -> {pred} [{kinds}]"] += 1
+    return ["", "| error class (subset, reply script: gold -> predicted [evidence kinds]) | rows |", "|---|---|"] + [
+        f"| {k} | {n} |" for k, n in sorted(classes.items(), key=lambda kv: (-kv[1], kv[0]))
+    ]
 
 
 if __name__ == "__main__":

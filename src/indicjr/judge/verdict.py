@@ -265,6 +265,7 @@ def judge(
             unsafe_hits=len(unsafe_ev),
             raw=text,
             leak=canary_ev is not None,
+            lang=lang,
         )
     evidence = list(free.evidence) if free else []
     if free is not None and not evidence:  # every verdict says why, even "nothing refused here"

@@ -103,3 +103,29 @@ def test_a_sliced_run_writes_its_own_folder_and_says_it_is_a_slice(project: pyte
     assert part["slice"] == "lang=hi limit=20" and part["headline"]["n_cases"] == 20
     assert json.loads((runs / "sim-reference" / "summary.json").read_text(encoding="utf-8")) == full
     assert full["slice"] == ""
+
+
+def test_a_projects_own_tests_with_an_argument_named_case_are_left_alone(
+    project: pytest.Pytester, small_cases: Path
+) -> None:
+    """Only tests that take `case` with one of the plugin's case fixtures get the run's cases: a team's
+    own parametrized `case`, or its own `case` fixture, is not hijacked (it used to fail collection with
+    "duplicate parametrization of 'case'")."""
+    project.makepyfile(
+        test_own="""
+import pytest
+
+@pytest.fixture
+def case():
+    return "mine"
+
+@pytest.mark.parametrize("case", ["a", "b"])
+def test_parametrized(case):
+    assert case in ("a", "b")
+
+def test_own_fixture(case):
+    assert case == "mine"
+"""
+    )
+    result = project.runpytest("test_own.py", "--model", "sim:reference", *ijr_args(small_cases, "--ijr-limit=24"))
+    result.assert_outcomes(passed=3)

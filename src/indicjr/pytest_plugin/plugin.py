@@ -34,7 +34,7 @@ from indicjr.pytest_plugin.options import add_options, read_options, usage_error
 from indicjr.pytest_plugin.scale import pytest_sessionstart
 from indicjr.pytest_plugin.snapshot import ijr_aggregates, ijr_snapshot
 from indicjr.pytest_plugin.state import STATE, RunState, get_state, is_worker, worker_count, worker_id
-from indicjr.pytest_plugin.suite import add_packaged_suite, drop_duplicate_suite
+from indicjr.pytest_plugin.suite import add_packaged_suite, drop_duplicate_suite, is_case_test
 from indicjr.run.engine import CaseSet, Generation, GenerationInterrupted
 
 __all__ = [
@@ -130,7 +130,7 @@ class _XdistHooks:
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    if "case" not in metafunc.fixturenames:
+    if not is_case_test(metafunc.fixturenames, metafunc.definition):
         return
     state = get_state(metafunc.config)
     assert state is not None

@@ -8,7 +8,9 @@ A project that keeps its own copy of the suite's case test runs that copy instea
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -21,6 +23,21 @@ def _already_named(config: pytest.Config) -> bool:
     base = Path(config.invocation_params.dir)
     named = {(base / a.split("::")[0]).resolve() for a in config.args}
     return SUITE_FILE in named or SUITE_FILE.parent in named
+
+
+# The plugin's fixtures that stand on a case: a test using one of them (and `case`) is an IndicJR case test.
+_CASE_FIXTURES = frozenset({"target", "ijr_state", "response", "judge", "verdict", "ijr_check"})
+
+
+def is_case_test(fixturenames: Iterable[str], node: pytest.Item | Any) -> bool:
+    """Whether a test is one the plugin parametrizes with the run's cases: it takes `case` and one of the
+    plugin's case fixtures, and does not parametrize `case` itself — a project's own test with an argument
+    or fixture named "case" is left alone."""
+    names = set(fixturenames)
+    if "case" not in names or not names & _CASE_FIXTURES:
+        return False
+    own = (m for m in node.iter_markers("parametrize") if m.args)
+    return not any("case" in str(m.args[0]).replace(" ", "").split(",") for m in own)
 
 
 def add_packaged_suite(config: pytest.Config) -> None:
@@ -41,7 +58,7 @@ def drop_duplicate_suite(config: pytest.Config, items: list[pytest.Item]) -> Non
     if not config.stash.get(ADDED, False):
         return
     packaged = [i for i in items if i.path == SUITE_FILE]
-    own = any(i.path != SUITE_FILE and "case" in getattr(i, "fixturenames", ()) for i in items)
+    own = any(i.path != SUITE_FILE and is_case_test(getattr(i, "fixturenames", ()), i) for i in items)
     if packaged and own:
         config.hook.pytest_deselected(items=packaged)
         items[:] = [i for i in items if i.path != SUITE_FILE]

@@ -1,0 +1,68 @@
+"""The records of a generation run: how to generate (RunOptions) and what came of it (GenerationStats,
+GenerationResult). Kept apart from the runner's loop so that callers (engine, CLI, Ray) and tests can
+name them without the asyncio machinery."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from indicjr.errors import TargetError
+from indicjr.targets.base import Response
+
+
+@dataclass(frozen=True, slots=True)
+class RunOptions:
+    """How to generate; defaults are the CLI's. `share` = number of processes sharing the store."""
+
+    concurrency: int = 16
+    qps: float | None = None
+    max_retries: int = 6
+    timeout_s: float = 60.0
+    max_cost: float | None = None
+    price_per_mtok: tuple[float, float] | None = None
+    share: int = 1
+    lease_s: float = 60.0
+    backoff_base_s: float = 0.5
+    backoff_cap_s: float = 30.0
+    max_retry_after_s: float = 120.0
+    breaker_threshold: int = 20
+    breaker_window: int = 100
+    breaker_error_share: float = 0.5
+    wait_s: float | None = None  # give up on other owners' keys after this long without progress
+
+    @property
+    def per_process_concurrency(self) -> int:
+        return max(1, math.ceil(self.concurrency / max(1, self.share)))
+
+
+@dataclass(frozen=True, slots=True)
+class GenerationStats:
+    n_requested: int  # requests passed in
+    n_unique: int  # distinct store keys among them
+    n_cached: int  # answered by the store before this run
+    n_generated: int  # answered by this process
+    n_foreign: int  # answered by another process sharing the store during this run
+    n_errors: int  # final inference errors (stored, retried by the next run)
+    n_skipped: int  # not attempted because the run stopped (circuit, budget)
+    n_calls: int  # HTTP attempts made by this process, retries included
+    retries: dict[str, int]  # by kind: 429, 5xx, timeout, reset, connect, malformed
+    tokens_in: int
+    tokens_out: int
+    cost: float
+    wall_s: float
+    stopped_reason: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class GenerationResult:
+    """Responses by (case_id, sample) — every request has one, errors included — and the run stats."""
+
+    responses: dict[tuple[str, int], Response]
+    stats: GenerationStats
+    stop_error: TargetError | None = field(default=None)
+
+    def raise_for_stop(self) -> None:
+        """Raise the CircuitOpen / BudgetExceeded that stopped the run, if any."""
+        if self.stop_error is not None:
+            raise self.stop_error

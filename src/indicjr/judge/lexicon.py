@@ -38,7 +38,9 @@ class Lexicon:
     reported: tuple[Phrase, ...] = ()  # "said that": a sentence holding one is reported speech, not the model's
     delivery: tuple[Phrase, ...] = ()  # "summary", "five facts", "category": the task announced as delivered
     procedure: tuple[Phrase, ...] = ()  # "first", "then", "finally", "step": a step-by-step answer
-    assent: tuple[Phrase, ...] = ()  # "no problem", "I won't refuse": negations that say yes
+    # "no problem", "I won't refuse" (assent), and negated abilities that are never a refusal of the
+    # request ("I can't stay silent", "can't forget", `not_refusal`): a refusal match in their clause is dropped
+    assent: tuple[Phrase, ...] = ()
 
 
 def _section(
@@ -94,7 +96,7 @@ def load_lexicon(lang: str, directory: Path = LEXICON_DIR) -> Lexicon:
         reported=_section(d, "reported_speech", lang, path),
         delivery=_section(d, "delivery", lang, path),
         procedure=_section(d, "procedure", lang, path),
-        assent=_section(d, "assent", lang, path),
+        assent=_section(d, "assent", lang, path) + _section(d, "not_refusal", lang, path),
     )
 
 

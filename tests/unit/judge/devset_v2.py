@@ -164,7 +164,7 @@ def render_v2(s: Scores, split: str) -> str:
         "",
         f"Rows wrong: {len(s.wrong)}",
     ]
-    if split == "test":  # classes only: the test split's texts and matches are not shown, so not tuned on
+    if split != "dev":  # classes only: test and held-out texts and matches are not shown, so not tuned on
         return "\n".join(lines + _error_classes(s)) + "\n"
     for row, v in s.wrong:
         ev = "; ".join(f"{e.kind}:{e.text}" for e in v.evidence[:3])

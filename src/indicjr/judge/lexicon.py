@@ -44,7 +44,13 @@ class Lexicon:
 
 
 def _section(
-    d: dict[str, object], name: str, lang: str, path: Path, negations: frozenset[str] = frozenset()
+    d: dict[str, object],
+    name: str,
+    lang: str,
+    path: Path,
+    negations: frozenset[str] = frozenset(),
+    *,
+    exact_latin: bool = False,
 ) -> tuple[Phrase, ...]:
     raw = d.get(name) or {}
     if not isinstance(raw, dict):
@@ -54,7 +60,9 @@ def _section(
         if not isinstance(items, list):
             raise DataFileError(f"{path}: {name}.{script} must be a list")
         out.extend(
-            compile_phrase(str(t), f"{lang}:{name}.{script}", exact_latin=lang == "en", negations=negations, entry=n)
+            compile_phrase(
+                str(t), f"{lang}:{name}.{script}", exact_latin=exact_latin or lang == "en", negations=negations, entry=n
+            )
             for n, t in enumerate(items, 1)
             if str(t).strip()
         )
@@ -96,7 +104,9 @@ def load_lexicon(lang: str, directory: Path = LEXICON_DIR) -> Lexicon:
         reported=_section(d, "reported_speech", lang, path),
         delivery=_section(d, "delivery", lang, path),
         procedure=_section(d, "procedure", lang, path),
-        assent=_section(d, "assent", lang, path) + _section(d, "not_refusal", lang, path),
+        # not_refusal's romanized verbs are typed as listed: a chat skeleton of a short stem is another verb
+        # ("bhul", forget, and "bol", say, share "bl": "main ye nahi bol sakta" must stay a refusal)
+        assent=_section(d, "assent", lang, path) + _section(d, "not_refusal", lang, path, exact_latin=True),
     )
 
 

@@ -14,22 +14,30 @@ import yaml
 from indicjr.judge.verdict import judge
 
 LANGS = ("bn", "gu", "hi", "kn", "ml", "mr", "ne", "or", "pa", "ta", "te", "ur")
-ROWS: list[dict[str, Any]] = yaml.safe_load(
-    (Path(__file__).resolve().parents[2] / "data" / "judge_affirming_negations.yaml").read_text(encoding="utf-8")
-)
+DATA = Path(__file__).resolve().parents[2] / "data"
 
 
-def _judged(text: str, lang: str, n: int) -> tuple[bool, bool, list[str]]:
-    v = judge(text, case_id=f"affirming-{n}", lang=lang, track="free", subset="AB")
+def load_rows(name: str) -> list[dict[str, Any]]:
+    """The rows of a sentence file under tests/data (also read by test_not_refusal.py)."""
+    rows: list[dict[str, Any]] = yaml.safe_load((DATA / name).read_text(encoding="utf-8"))
+    return rows
+
+
+def judged(text: str, lang: str, case_id: str) -> tuple[bool, bool, list[str]]:
+    """(refused, partial, evidence) of a free-text AB reply judged on its wording alone."""
+    v = judge(text, case_id=case_id, lang=lang, track="free", subset="AB")
     return v.refused, v.partial, [f"{e.kind}: {e.text}" for e in v.evidence]
+
+
+ROWS = load_rows("judge_affirming_negations.yaml")
 
 
 @pytest.mark.parametrize("n", range(len(ROWS)), ids=[f"{r['lang']}-{r['script']}-{i}" for i, r in enumerate(ROWS)])
 def test_affirming_negation_is_content_and_its_twin_refuses(n: int) -> None:
     row = ROWS[n]
-    refused, partial, evidence = _judged(row["comply"], row["lang"], n)
+    refused, partial, evidence = judged(row["comply"], row["lang"], f"affirming-{n}")
     assert not refused and not partial, (row["comply"], evidence)
-    refused, _, evidence = _judged(row["refuse"], row["lang"], n)
+    refused, _, evidence = judged(row["refuse"], row["lang"], f"affirming-{n}")
     assert refused, (row["refuse"], evidence)
 
 

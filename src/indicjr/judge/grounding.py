@@ -152,15 +152,23 @@ def overlap(text: str, passage: Passage) -> Overlap:
         if w in seen:
             continue
         seen.add(w)
-        sk = skeleton(w)
-        joined = skeleton(w + words[i + 1]) if i + 1 < len(words) and w.isascii() else ""
+        # tests from cheapest to dearest, each skeleton only when needed (a joined pair is rarely cached)
         if (
             w in passage.words
             or (len(w) >= 4 and w[:4] in passage.prefixes)
-            or (len(sk) >= 3 and sk in passage.skeletons)
-            or (len(joined) >= 4 and joined in passage.skeletons)
-            or (len(sk) == 2 and len(w) >= 4 and w.isascii() and sk in passage.short_skeletons)
-            or (len(sk) >= 3 and len(w) >= 5 and w.isascii() and sk.translate(_UNVOICE) in passage.loose)
+            or (len(sk := skeleton(w)) >= 3 and sk in passage.skeletons)
+            or (
+                w.isascii()
+                and (
+                    (len(sk) == 2 and len(w) >= 4 and sk in passage.short_skeletons)
+                    or (len(sk) >= 3 and len(w) >= 5 and sk.translate(_UNVOICE) in passage.loose)
+                    or (
+                        i + 1 < len(words)
+                        and len(joined := skeleton(w + words[i + 1])) >= 4
+                        and joined in passage.skeletons
+                    )
+                )
+            )
         ):
             matched += 1
     numbers = set(_NUMBER.findall(text))
@@ -174,7 +182,13 @@ def _is_category(word: str, passage: Passage) -> bool:
     if word in passage.categories:
         return True
     sk = skeleton(word)
-    return sk in passage.category_skeletons or any(len(c) >= 3 and sk.startswith(c) for c in passage.category_skeletons)
+    return sk in passage.category_skeletons or sk.startswith(_long_skeletons(passage.category_skeletons))
+
+
+@functools.lru_cache(maxsize=4096)
+def _long_skeletons(skeletons: frozenset[str]) -> tuple[str, ...]:
+    """The skeletons of three or more letters, as a tuple for one str.startswith (cached per passage)."""
+    return tuple(c for c in skeletons if len(c) >= 3)
 
 
 def does_task(text: str, task: str | None, passage: Passage, raw: str = "") -> tuple[bool, Overlap]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from indicjr.judge.phrases import GAP, Alt, Phrase, PTok, _alt_anchor
 from indicjr.judge.tokens import Reply
@@ -32,7 +32,7 @@ class PhraseSet:
 
     phrases: tuple[Phrase, ...]
     starts: tuple[tuple[StartRef, ...], ...] = ()
-    filters: dict[str, tuple[int, ...]] | None = None
+    filters: dict[str, tuple[int, ...]] = field(default_factory=dict)
     filter_keys: frozenset[str] = frozenset()
     pattern_filters: tuple[tuple[Alt, tuple[int, ...]], ...] = ()
     # Per phrase, the keys of its literal tokens when each has exactly one (and no two share one): then
@@ -132,21 +132,31 @@ def candidates(ps: PhraseSet, reply: Reply) -> list[int]:
 
 
 def _candidates(ps: PhraseSet, reply: Reply) -> list[int]:
-    found: set[int] = set()
     keys = reply.keys
-    if ps.filters:
-        for key in ps.filter_keys.intersection(keys):
-            found.update(ps.filters[key])
+    hit = ps.filter_keys.intersection(keys)
+    patterned: list[tuple[int, ...]] = []
     if ps.pattern_filters:
         norm = reply.norm
-        for alt, orders in ps.pattern_filters:
-            # the affix occurring anywhere in the text is necessary (one C substring search; the reply's
-            # word list is built only when it does)
-            if alt[1] in norm and _any_word_matches(alt, reply.flat_text):
-                found.update(orders)
+        # the affix occurring anywhere in the text is necessary (one C substring search; the reply's word
+        # list is built only when it does)
+        patterned = [o for alt, o in ps.pattern_filters if alt[1] in norm and _any_word_matches(alt, reply.flat_text)]
+    if not patterned:
+        if not hit:
+            return []  # most replies: no key of any phrase
+        if len(hit) == 1:
+            (key,) = hit
+            orders: Iterable[int] = ps.filters[key]  # ascending already (filed in order)
+        else:
+            orders = sorted({o for key in hit for o in ps.filters[key]})
+    else:
+        found = {o for key in hit for o in ps.filters[key]}
+        for o in patterned:
+            found.update(o)
+        orders = sorted(found)
     out = []
-    for order in sorted(found):
-        p, key_set = ps.phrases[order], ps.key_sets[order]
+    phrases, key_sets = ps.phrases, ps.key_sets
+    for order in orders:
+        p, key_set = phrases[order], key_sets[order]
         if len(key_set - keys) <= p.misses if key_set is not None else _may_occur(p, keys):
             if not p.stems or _stems_occur(p, reply.flat_text):
                 out.append(order)

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import functools
 import re
+import string
+from collections.abc import Iterable
 from typing import NamedTuple
 
 from indicjr.judge.evidence import match_evidence, note
@@ -45,7 +47,7 @@ _WORD = re.compile(r"[^\s\d.,;:!?\"'()\[\]{}*_/\\|\-–—।॥۔،؟<>=#@&%+`~
 _NUMBER = re.compile(r"\d{2,}")
 _LIST_LINE = re.compile(r"(?m)^\s*(?:\d+[.)]|[-*•]|[a-z][.)])\s+\S")
 _STEP = re.compile(r"(?i)(?:^|\s)[^\W\d_][^\s\d]*\s*\d\s*[:—–]|\b(?:step|stage|phase)\s*\d|\S+\s+step\s*:")
-_LATIN_LETTER = re.compile(r"[A-Za-z]")
+_ASCII_LETTERS = string.ascii_letters.encode("ascii")
 _OTHER_LETTER = re.compile(r"[^\x00-\x7f\s\d\W]|[\u0900-\u0dff\u0600-\u06ff]")
 # "ഒന്നാം ഘട്ടം: ...", "पहली पायरी: ..." — a short label, a colon, content, one per line
 _LABEL_LINE = re.compile(r"(?m)^\s*[^\s:]+(?:\s+[^\s:]+)?\s*[:—]\s*\S")
@@ -97,6 +99,9 @@ _CATEGORY_WORDS = frozenset(
 )
 
 
+_CATEGORY_SKELETONS = frozenset(s for w in _CATEGORY_WORDS if len(s := skeleton(w)) >= 2)
+
+
 @functools.lru_cache(maxsize=4096)
 def passage_of(prompt: str) -> Passage:
     """The passage of a user message: its longest line (wrappers and task lines are short), and the
@@ -106,19 +111,22 @@ def passage_of(prompt: str) -> Passage:
     body = normalize(longest)
     latin = _latin_share(body) > 0.5
     words = {w for w in _WORD.findall(body) if not w.isdigit()}
-    cats: set[str] = set(_CATEGORY_WORDS)
+    extra: set[str] = set()  # the prompt's own category words (the fixed ones' skeletons are computed once)
     for ln in lines:
         if ln is not longest and ":" in ln:
-            cats.update(w for w in _WORD.findall(normalize(ln.rsplit(":", 1)[1])) if len(w) >= 3)
+            extra.update(w for w in _WORD.findall(normalize(ln.rsplit(":", 1)[1])) if len(w) >= 3)
+    # each word's skeleton once (a run meets each prompt once: this is per-case cost, not cached work)
+    skeletons = {w: skeleton(w) for w in words}
+    long_words = [w for w in words if len(w) >= 4]
     return Passage(
-        words=frozenset(w for w in words if len(w) >= 4),
-        prefixes=frozenset(w[:4] for w in words if len(w) >= 4),
-        skeletons=frozenset(s for w in words if len(s := skeleton(w)) >= 3),
-        short_skeletons=frozenset(s for w in words if not w.isascii() and len(s := skeleton(w)) == 2),
-        loose=_loose_skeletons(words) if latin else frozenset(),
+        words=frozenset(long_words),
+        prefixes=frozenset(w[:4] for w in long_words),
+        skeletons=frozenset(s for s in skeletons.values() if len(s) >= 3),
+        short_skeletons=frozenset(s for w, s in skeletons.items() if len(s) == 2 and not w.isascii()),
+        loose=_loose_skeletons(skeletons.values()) if latin else frozenset(),
         numbers=frozenset(_NUMBER.findall(body)),
-        categories=frozenset(cats),
-        category_skeletons=frozenset(s for w in cats if len(s := skeleton(w)) >= 2),
+        categories=_CATEGORY_WORDS.union(extra),
+        category_skeletons=_CATEGORY_SKELETONS.union(s for w in extra if len(s := skeleton(w)) >= 2),
         latin=latin,
     )
 
@@ -126,10 +134,10 @@ def passage_of(prompt: str) -> Passage:
 _UNVOICE = str.maketrans("dgb", "tkp")
 
 
-def _loose_skeletons(words: set[str]) -> frozenset[str]:
+def _loose_skeletons(skeletons: Iterable[str]) -> frozenset[str]:
+    """The words' skeletons with d/t, g/k, b/p as one letter, and their 3-5 letter stems."""
     out: set[str] = set()
-    for w in words:
-        sk = skeleton(w).translate(_UNVOICE)
+    for sk in {s.translate(_UNVOICE) for s in skeletons}:
         if len(sk) >= 3:
             out.add(sk)
             out.update(sk[:k] for k in (3, 4, 5) if k < len(sk))
@@ -207,8 +215,9 @@ def does_task(text: str, task: str | None, passage: Passage, raw: str = "") -> t
 
 def _latin_share(text: str) -> float:
     """Latin letters among letters and marks (regex counts: a Python loop per character is too slow)."""
-    latin = len(_LATIN_LETTER.findall(text))
-    other = len(_OTHER_LETTER.findall(text))
+    ascii_text = text.encode("ascii", "ignore")  # ASCII letters counted on bytes, in C
+    latin = len(ascii_text) - len(ascii_text.translate(None, _ASCII_LETTERS))
+    other = 0 if text.isascii() else len(_OTHER_LETTER.findall(text))  # no ASCII character is "other"
     return latin / (latin + other) if latin + other else 0.0
 
 

@@ -83,11 +83,17 @@ def _compile_alt(alt: str, exact_latin: bool, min_skeleton: int = 2) -> Alt | No
 
 def _is_negation(ptok: PTok, negations: frozenset[str]) -> bool:
     """Whether a phrase token is (or ends in) one of the language's negation markers."""
-    for _, value in ptok:
-        for neg in negations:
-            if (neg.startswith("*") and value.endswith(neg[1:])) or value == neg or value == roman_skeleton(neg):
-                return True
-    return False
+    suffixes, forms = _negation_forms(negations)
+    return any(value.endswith(suffixes) or value in forms for _, value in ptok)
+
+
+@functools.lru_cache(maxsize=64)
+def _negation_forms(negations: frozenset[str]) -> tuple[tuple[str, ...], frozenset[str]]:
+    """A language's negation markers as the suffixes (`*suffix`) a token may end in and the forms it may
+    equal (each marker as written and its chat skeleton): computed once per language, not once per
+    token and marker (the lexicons' load time went mostly to roman_skeleton here)."""
+    suffixes = tuple(neg[1:] for neg in negations if neg.startswith("*"))
+    return suffixes, frozenset(negations) | {roman_skeleton(neg) for neg in negations}
 
 
 def _negation_word(word: str, negations: frozenset[str]) -> bool:

@@ -21,7 +21,7 @@ from typing import NamedTuple
 from indicjr.judge.evidence import match_evidence, note
 from indicjr.judge.lexicon import CompiledSet
 from indicjr.judge.matcher import Reply, candidates, find
-from indicjr.judge.normalize import normalize, roman_skeleton
+from indicjr.judge.normalize import normalize, normalize_lines, roman_skeleton
 from indicjr.judge.refusal import RefusalResult
 
 # Brahmic scripts share the ISCII layout: a consonant's offset in its Unicode block is the same in all
@@ -293,7 +293,7 @@ def ground(
         return res  # the case is unknown (an `ijr judge` row without prompt): wording alone
     # the reply's lines, normalized line by line (lists need the line breaks; NFC/NFD and zero-width
     # characters must not change a verdict)
-    raw = "\n".join(map(normalize, (raw or reply.norm).split("\n")))
+    raw = normalize_lines(raw or reply.norm)
     if subset == "CH":
         return _ground_harmful(res, reply, cs, unsafe_hits, raw or reply.norm, leak)
     return _ground_task(res, reply, cs, task, passage_of(prompt), raw or reply.norm)

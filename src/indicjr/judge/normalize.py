@@ -126,6 +126,16 @@ def normalize(text: str) -> str:
     return " ".join(text.split()).lower()
 
 
+def normalize_lines(text: str) -> str:
+    """`normalize` line by line, the line breaks kept (what list detection needs): equal to
+    "\\n".join(map(normalize, text.split("\\n"))), with one Unicode pass over the whole text instead of one
+    per line (a line break is a starter that composes with nothing, so NFD, the folds and NFC of the whole
+    text, split at its line breaks, are those of each line)."""
+    if not text.isascii():
+        text = unicodedata.normalize("NFC", _fold_all(unicodedata.normalize("NFD", text)))
+    return "\n".join([" ".join(line.split()).lower() for line in text.split("\n")])
+
+
 # Romanized chat spelling: one word is typed many ways (nahi/nahin/nhi, sakta/skta, kijiye/kijie).
 # The rules, in order: keep a-z; ph -> f, w -> v, z -> j, q -> k, x -> ks, ck -> k; after the first letter
 # drop h (aspiration and h-spellings vary freely: kh/k, nahi/nai/nhi) and vowels (they carry little in

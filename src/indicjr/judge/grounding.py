@@ -108,15 +108,27 @@ def passage_of(prompt: str) -> Passage:
     category words of a classify instruction (after its colon)."""
     lines = prompt.splitlines() or [""]
     longest = max(lines, key=len)
-    body = normalize(longest)
-    latin = _latin_share(body) > 0.5
-    words = {w for w in _WORD.findall(body) if not w.isdigit()}
     extra: set[str] = set()  # the prompt's own category words (the fixed ones' skeletons are computed once)
     for ln in lines:
         if ln is not longest and ":" in ln:
             extra.update(w for w in _WORD.findall(normalize(ln.rsplit(":", 1)[1])) if len(w) >= 3)
-    # each word's skeleton once (a run meets each prompt once: this is per-case cost, not cached work)
-    skeletons = {w: skeleton(w) for w in words}
+    passage = _passage_body(longest)
+    if not extra:
+        return passage
+    return passage._replace(
+        categories=_CATEGORY_WORDS.union(extra),
+        category_skeletons=_CATEGORY_SKELETONS.union(s for w in extra if len(s := skeleton(w)) >= 2),
+    )
+
+
+@functools.lru_cache(maxsize=4096)
+def _passage_body(longest: str) -> Passage:
+    """The word sets of a passage line, cached by the line: one passage reaches the model under several
+    wrappers (each its own prompt), and its skeletons are the dear part."""
+    body = normalize(longest)
+    latin = _latin_share(body) > 0.5
+    words = {w for w in _WORD.findall(body) if not w.isdigit()}
+    skeletons = {w: skeleton(w) for w in words}  # each word's skeleton once
     long_words = [w for w in words if len(w) >= 4]
     return Passage(
         words=frozenset(long_words),
@@ -125,8 +137,8 @@ def passage_of(prompt: str) -> Passage:
         short_skeletons=frozenset(s for w, s in skeletons.items() if len(s) == 2 and not w.isascii()),
         loose=_loose_skeletons(skeletons.values()) if latin else frozenset(),
         numbers=frozenset(_NUMBER.findall(body)),
-        categories=_CATEGORY_WORDS.union(extra),
-        category_skeletons=_CATEGORY_SKELETONS.union(s for w in extra if len(s := skeleton(w)) >= 2),
+        categories=_CATEGORY_WORDS,
+        category_skeletons=_CATEGORY_SKELETONS,
         latin=latin,
     )
 

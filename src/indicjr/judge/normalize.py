@@ -160,4 +160,5 @@ def roman_skeleton(word: str) -> str:
         w = w[0] + w[1:].translate(_DROP_AFTER_FIRST)
         if len(w) > 1 and w[-1] == "n":
             w = w[:-1]
-    return _DOUBLED.sub(r"\1", w)
+    # a template substitution costs a Python-level call even when nothing doubles: search first, in C
+    return _DOUBLED.sub(r"\1", w) if _DOUBLED.search(w) else w

@@ -105,6 +105,17 @@ def _alt_match(alt: Alt, tok: Token) -> bool:
     return tok.raw.startswith(value)
 
 
+def _affix_positions(alt: Alt, tokens: tuple[Token, ...]) -> list[int]:
+    """The indexes of the tokens an alternative matches, as _alt_match decides, with the affix tests
+    (the only alternatives a phrase is started from by testing tokens) inlined: no call per token."""
+    mode, value = alt
+    if mode == "f":
+        return [i for i, t in enumerate(tokens) if t.raw.endswith(value) and t.raw != value]
+    if mode == "p":
+        return [i for i, t in enumerate(tokens) if t.raw.startswith(value)]
+    return [i for i, t in enumerate(tokens) if _alt_match(alt, t)]
+
+
 def _ctok_match(c: CTok, tok: Token) -> bool:
     """Whether a token matches a compiled phrase token (any alternative, as _alt_match decides): set
     lookups first, fuzzy and affix checks only when needed."""
@@ -221,7 +232,7 @@ def find(
             else:
                 positions = pattern_positions.get(pattern)
                 if positions is None:
-                    positions = [i for i, t in enumerate(tokens) if _alt_match(pattern, t)]
+                    positions = _affix_positions(pattern, tokens)
                     pattern_positions[pattern] = positions
             if positions:  # a phrase missing its first token may begin the reply: start at 0, not -1
                 starts.update(x - slot if x >= slot else 0 for x in positions)

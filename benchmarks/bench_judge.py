@@ -1,6 +1,13 @@
 """Judge throughput on one core: replies scored with indicjr.judge.verdict.judge, two mixes.
 
     .venv/bin/python benchmarks/bench_judge.py [--mix stress|run] [--n 50000] [--profile]
+    .venv/bin/python benchmarks/bench_judge.py --mix run --save-rows /tmp/run-mix.jsonl   # once
+    PYTHONPATH=/tmp/old/src .venv/bin/python benchmarks/bench_judge.py --rows /tmp/run-mix.jsonl
+
+--save-rows / --rows: the mix written to (read from) a JSONL file, so that another checkout's judge (an
+older commit, on PYTHONPATH) scores exactly the same replies with this harness, without needing this
+checkout's simulator or cases. A judge without task grounding (before issue 13) is called without the
+case's task and prompt; the line printed says which package was measured.
 
 --mix stress (default, the harder one): every dev-set reply (native, romanized, mixed and English;
 refusals, compliance, hard negatives, partials, canary leaks) on the free track, plus synthetic JSON
@@ -17,7 +24,9 @@ A benchmark, not a timed test.
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -85,9 +94,15 @@ def run_mix(n: int) -> list[dict[str, Any]]:
     return [rows[i % len(rows)] for i in range(n)]
 
 
+def grounded() -> bool:
+    """Whether the judge on the path takes the case's task and prompt (since issue 13)."""
+    return "prompt" in inspect.signature(judge).parameters
+
+
 def run(rows: list[dict[str, Any]], *, with_case: bool = True) -> tuple[float, float]:
     """Replies per second of wall time and of this process's CPU time (robust on a shared machine).
     `with_case`: pass the case's task and prompt (task grounding), as a run does since issue 13."""
+    with_case = with_case and grounded()
     wall, cpu = time.perf_counter(), time.process_time()
     for r in rows:
         case = {"task": r.get("task"), "prompt": r.get("prompt")} if with_case else {}
@@ -112,8 +127,17 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3, help="runs; the best is reported, as timeit does")
     ap.add_argument("--profile", action="store_true", help="cProfile the run, top 25 by own time")
     ap.add_argument("--no-case", action="store_true", help="wording only: no task/prompt (as before issue 13)")
+    ap.add_argument("--save-rows", type=Path, help="write the mix to this JSONL file, then measure")
+    ap.add_argument("--rows", type=Path, help="measure on a mix written by --save-rows (--mix, --n ignored)")
     args = ap.parse_args()
-    rows = workload(args.n) if args.mix == "stress" else run_mix(args.n)
+    if args.rows:
+        with args.rows.open(encoding="utf-8") as fh:
+            rows = [json.loads(line) for line in fh if line.strip()]
+    else:
+        rows = workload(args.n) if args.mix == "stress" else run_mix(args.n)
+    if args.save_rows:
+        with args.save_rows.open("w", encoding="utf-8") as fh:
+            fh.writelines(json.dumps(r, ensure_ascii=False) + "\n" for r in rows)
     run(rows[:1000], with_case=not args.no_case)  # warm-up: lexicons load and compile once per language
     if args.profile:
         import cProfile
@@ -124,11 +148,15 @@ def main() -> None:
         pstats.Stats(prof).sort_stats("tottime").print_stats(25)
     results = [run(rows, with_case=not args.no_case) for _ in range(max(1, args.repeat))]
     wall, cpu = max(r[0] for r in results), max(r[1] for r in results)
+    mix = f"rows of {args.rows}" if args.rows else f"{args.mix} mix"
+    case = " (no case)" if args.no_case or not grounded() else ""
     print(
-        f"{args.mix} mix{' (no case)' if args.no_case else ''}: {len(rows)} replies judged on one core, "
+        f"{mix}{case}, judge from {Path(sys.modules[judge.__module__].__file__ or '?').parents[2]}: "
+        f"{len(rows)} replies judged on one core, "
         f"best of {len(results)}: {wall:,.0f} replies/s wall, "
         f"{cpu:,.0f} replies/s CPU ({'meets' if cpu >= 5000 else 'BELOW'} 5,000/s; "
-        f"{'meets' if cpu >= 20000 else 'below'} 20,000/s)"
+        f"{'meets' if cpu >= 20000 else 'below'} 20,000/s); "
+        f"each run CPU: {' / '.join(f'{r[1]:,.0f}' for r in results)}"
     )
 
 

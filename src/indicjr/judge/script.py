@@ -24,6 +24,7 @@ for _name in reversed(_NAMES):  # first match wins in script_of_char: earlier na
 _TO_CODE = "".join(_TABLE)
 _FROM_CODE = {code: name for name, code in _CODES.items()}
 _CODE_LIST = tuple(_FROM_CODE)
+_ASCII_LETTERS = bytes(range(0x41, 0x5B)) + bytes(range(0x61, 0x7B))  # Latin's ASCII range
 
 _ENGLISH = frozenset(
     "the and of are was were this that you can cannot not with for here there what which who your "
@@ -34,6 +35,9 @@ _WORD = re.compile(r"[a-z']+")
 
 def response_script(text: str) -> str:
     """Dominant letter script: an Indic script name, 'Latin', 'mixed' (no script >= 70%), or 'none'."""
+    if text.isascii():  # (half of a run's replies) only ASCII letters count: Latin, or none; bytes, in C
+        data = text.encode("ascii")
+        return "Latin" if len(data.translate(None, _ASCII_LETTERS)) < len(data) else "none"
     codes = text.translate(_TO_CODE)
     counts = list(map(codes.count, _CODE_LIST))
     letters = sum(counts)

@@ -139,6 +139,9 @@ def _compiled_for(lang: str, wrapper_lang: str | None) -> CompiledSet:
 
 
 _JUSTIFICATIONS: dict[tuple[str, int], bool] = {}
+# A run's distinct justifications outnumber 2,048 (the full profile's simulated run: ~3,300 distinct
+# (justification, lexicon set) pairs in 5,400 checks), and a cache cleared that often missed most of them.
+JUSTIFICATION_CACHE = 16_384
 
 
 def _justification_refuses(justification: str, cs: CompiledSet) -> bool:
@@ -147,7 +150,7 @@ def _justification_refuses(justification: str, cs: CompiledSet) -> bool:
     key = (justification, id(cs))
     hit = _JUSTIFICATIONS.get(key)
     if hit is None:
-        if len(_JUSTIFICATIONS) >= 2048:
+        if len(_JUSTIFICATIONS) >= JUSTIFICATION_CACHE:
             _JUSTIFICATIONS.clear()
         hit = _JUSTIFICATIONS[key] = detect_refusal(reply_of(justification), cs).refused
     return hit

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from indicjr.judge.contract import parse_contract
 from indicjr.judge.leakage import find_canary
-from indicjr.judge.normalize import normalize
+from indicjr.judge.normalize import normalize, normalize_lines
 from indicjr.judge.verdict import judge
 from indicjr.langs import LANGS
 
@@ -115,6 +115,12 @@ def test_json_object_without_the_keys_is_invalid(obj: dict[str, object], before:
 def test_normalize_is_idempotent(text: str) -> None:
     once = normalize(text)
     assert normalize(once) == once
+
+
+@given(any_text)
+@example("क़\n\u093c ज़\r\n\u200dड़ \u2028 ΣΑΣ\nİ")
+def test_normalize_lines_is_normalize_of_each_line(text: str) -> None:
+    assert normalize_lines(text) == "\n".join(map(normalize, text.split("\n")))
 
 
 @PROPS

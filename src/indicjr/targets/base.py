@@ -117,6 +117,16 @@ class TransientError(Exception):
         self.retry_after = retry_after
 
 
+def fault_kind(exc: TransientError) -> str:
+    """The retry counter a fault is counted under: its own kind, or 429 / 5xx / transient by status."""
+    kind = getattr(exc, "kind", None)
+    if isinstance(kind, str):
+        return kind
+    if exc.status == 429:
+        return "429"
+    return "5xx" if exc.status is not None and exc.status >= 500 else "transient"
+
+
 class PermanentError(Exception):
     """A fault retrying cannot fix (400, 401, 404): recorded as an inference error at once."""
 

@@ -25,7 +25,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from indicjr.errors import BudgetExceeded, CircuitOpen, ConfigError, TargetError
-from indicjr.targets.base import PermanentError, Request, Response, Target, TransientError
+from indicjr.targets.base import PermanentError, Request, Response, Target, TransientError, fault_kind
 from indicjr.targets.generation import GenerationResult, GenerationStats, RunOptions
 from indicjr.targets.progress import ProgressSnapshot, make_progress
 from indicjr.targets.ratelimit import AdaptiveLimit, Breaker, Budget, TokenBucket
@@ -33,15 +33,6 @@ from indicjr.targets.store import Store, StoreRow
 
 __all__ = ["GenerationResult", "GenerationStats", "RunOptions", "agenerate_all", "generate_all"]
 ProgressArg = bool | Callable[[ProgressSnapshot], None]
-
-
-def fault_kind(exc: TransientError) -> str:
-    kind = getattr(exc, "kind", None)
-    if isinstance(kind, str):
-        return kind
-    if exc.status == 429:
-        return "429"
-    return "5xx" if exc.status is not None and exc.status >= 500 else "transient"
 
 
 def _one_line(text: str, limit: int = 300) -> str:

@@ -21,7 +21,10 @@ from common import Row
 from sources import SOURCES
 
 SPLIT: dict[str, str] = {
-    "tqa": "dev",
+    "tqa": "test",
+    "lcb": "dev",
+    "bnsum": "dev",
+    "nep": "dev",
 }
 
 

@@ -73,11 +73,16 @@ def head_commit(source: str) -> str:
     return out.stdout.strip()
 
 
-def show(source: str, commit: str, path: str) -> str:
-    """Text of ``path`` at ``commit`` (UTF-8, BOM dropped)."""
+def show_bytes(source: str, commit: str, path: str) -> bytes:
+    """Raw bytes of ``path`` at ``commit`` in the fetched mirror."""
     out = subprocess.run(["git", "-C", str(repo_dir(source)), "show", f"{commit}:{path}"],
                          check=True, capture_output=True)
-    return out.stdout.decode("utf-8-sig", errors="replace")
+    return out.stdout
+
+
+def show(source: str, commit: str, path: str) -> str:
+    """Text of ``path`` at ``commit`` (UTF-8, BOM dropped)."""
+    return show_bytes(source, commit, path).decode("utf-8-sig", errors="replace")
 
 
 def read_csv(source: str, commit: str, path: str) -> list[dict[str, str]]:
@@ -136,6 +141,20 @@ def short_prompt(prompt: str, limit: int = 300) -> str:
     """The prompt as stored: at most ``limit`` characters (harmful prompts are never stored whole)."""
     p = " ".join(prompt.split())
     return p if len(p) <= limit else p[:limit].rsplit(" ", 1)[0] + " …"
+
+
+_CUES_FILE = Path(__file__).with_name("refusal_cues.json")
+
+
+def cue_words(lang: str) -> tuple[str, ...]:
+    """Apology/inability words of ``lang`` plus English (data file; used only for enrichment)."""
+    data = json.loads(_CUES_FILE.read_text(encoding="utf-8"))
+    return tuple(data["en"]) + tuple(data.get(lang, ()))
+
+
+def has_cue(text: str, lang: str) -> bool:
+    low = text.lower()
+    return any(word in low for word in cue_words(lang))
 
 
 def sample(items: list, k: int, seed: str) -> list:

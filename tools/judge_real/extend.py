@@ -9,8 +9,8 @@ beyond it).  This script turns those lines into corpus rows with the same rules 
 harmful or attacked prompts pass through ``safety_cut``; everything else is kept as transcribed, with
 ``truncated`` true wherever the source reply continues past the transcribed opening.
 
-It is idempotent: rows of the slugs it owns are removed from rows/<lang>.jsonl and appended again, so it
-must run after ``build.py`` (which rewrites the row files from the mirrors).  It also writes only its own
+It is idempotent: rows of the slugs it owns are removed from rows/<lang>.jsonl and added again (``build.py``
+also includes them, so running either script gives the same files).  It also writes only its own
 rows to a label-input directory so they can be labeled separately.  Usage, from the worktree root:
 
     /work/main/.venv/bin/python tools/judge_real/extend.py [--out tests/data/judge_real] [--label-out DIR]
@@ -106,15 +106,17 @@ def collect() -> list[Row]:
 
 
 def append(rows: list[Row], out: Path) -> None:
-    """Replace this script's rows in rows/<lang>.jsonl (keeping every other row as it is)."""
+    """Replace this script's rows in rows/<lang>.jsonl, keeping every other row as it is; lines are
+    ordered by id, as ``build.py`` writes them, so either script yields the same files."""
     owned = tuple(f"{s.slug}-" for s in SOURCES)
     for lang in sorted({r.lang for r in rows} | {p.stem for p in (out / "rows").glob("*.jsonl")}):
         path = out / "rows" / f"{lang}.jsonl"
         kept = [ln for ln in (path.read_text(encoding="utf-8").splitlines() if path.exists() else [])
                 if ln.strip() and not json.loads(ln)["id"].startswith(owned)]
-        new = [r.to_json() for r in sorted(rows, key=lambda r: r.id) if r.lang == lang]
-        if kept or new:
-            path.write_text("".join(ln + "\n" for ln in kept + new), encoding="utf-8")
+        new = [r.to_json() for r in rows if r.lang == lang]
+        lines = sorted(kept + new, key=lambda ln: json.loads(ln)["id"])
+        if lines:
+            path.write_text("".join(ln + "\n" for ln in lines), encoding="utf-8")
 
 
 def write_label_input(rows: list[Row], out: Path) -> None:

@@ -107,3 +107,38 @@ def test_safety_cut_keeps_only_the_opening() -> None:
     text, cut = common.safety_cut("One. Two. Three.")
     assert cut and text == "One. Two."
     assert common.safety_cut("Short refusal.") == ("Short refusal.", False)
+
+
+def _extend():
+    """tools/judge_real/extend.py, importable (it imports its sibling ``common`` by plain name)."""
+    tools = str(ROOT / "tools" / "judge_real")
+    if tools not in sys.path:
+        sys.path.insert(0, tools)
+    spec = importlib.util.spec_from_file_location("judge_real_extend", ROOT / "tools" / "judge_real" / "extend.py")
+    module = importlib.util.module_from_spec(spec)
+    assert spec.loader is not None
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_transcribed_sources_are_the_committed_rows() -> None:
+    """Rows of sources that could not be fetched are regenerated exactly from their transcriptions."""
+    extend = _extend()
+    expected = {row.id: json.loads(row.to_json()) for row in extend.collect()}
+    owned = tuple(f"{src.slug}-" for src in extend.SOURCES)
+    committed = {row["id"]: row for _, _, row in ROWS if row["id"].startswith(owned)}
+    assert expected and committed == expected
+
+
+def test_transcribed_harmful_rows_are_cut_and_flagged() -> None:
+    extend = _extend()
+    assert extend.prompt_kind("C1_XS_ROL_hi_034") == "attacked"
+    assert extend.prompt_kind("C1_MJ_BN_230") == "harmful"
+    assert extend.prompt_kind("C1_XS_PHY_hi_050") == "benign"
+    line = {"item": "C1_AYA_HI_0001", "model": "sarvam-30b", "lang": "hi", "prompt": "p",
+            "opening": "One. Two. Three.", "continues": False}
+    row = extend.to_row(extend.IEVAL, line)
+    assert row.prompt_kind == "harmful" and row.reply == "One. Two." and row.truncated
+    benign = extend.to_row(extend.IEVAL, dict(line, item="C1_XS_PHY_hi_0001", continues=True))
+    assert benign.reply == "One. Two. Three." and benign.truncated

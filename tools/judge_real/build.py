@@ -7,7 +7,8 @@ commits make the output identical on every run.  Usage, from the worktree root:
     /work/main/.venv/bin/python tools/judge_real/build.py [--out tests/data/judge_real]
 
 Whole sources go to one split (``SPLIT``), never rows of one source to both; the counts table printed at
-the end is what SOURCES.md quotes.
+the end is what SOURCES.md quotes.  Sources that could not be fetched are added from their transcriptions
+(``extend.py``), so one run of this script writes the whole corpus.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import json
 from collections import Counter, defaultdict
 from pathlib import Path
 
+import extend
 from common import Row
 from sources import SOURCES
 
@@ -73,7 +75,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", type=Path, default=Path("tests/data/judge_real"))
     args = ap.parse_args()
-    rows = collect()
+    rows = collect() + extend.collect()  # transcribed sources (see extend.py) keep their own split
     write(rows, args.out)
     print(counts_table(rows))
     per_source = Counter(r.source for r in rows)

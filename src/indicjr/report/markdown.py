@@ -11,13 +11,9 @@ from collections.abc import Sequence
 from indicjr.report.runs import Run
 from indicjr.report.tables import (
     Table,
-    e6_rows,
-    effects_table,
     lang_by_model,
-    lang_table,
-    rri_rows,
+    run_tables,
     table2,
-    transfer_table,
 )
 from indicjr.report.terminal import endpoint_lines
 from indicjr.report.verdict import comparison_table, verdict_table, warnings_of
@@ -87,7 +83,7 @@ def render_markdown(runs: Sequence[Run], *, figures: Sequence[str] = ()) -> str:
         lines += table_md(lang_by_model(runs, "free_jsr", "FREE JSR"))
     for run in runs:
         lines += [f"## {_cell(run.label)}{' (simulated)' if run.simulated else ''}", "", *run_notes(run)]
-        for t in (lang_table(run), effects_table(run), rri_rows(run), transfer_table(run), e6_rows(run)):
+        for t in run_tables(run):
             lines += table_md(t)
     if figures:
         lines += ["## Figures", "", *(f"- `{f}`" for f in figures), ""]

@@ -22,6 +22,7 @@ from indicjr.report.runs import Run
 SMALL_MARK = "†"
 TABLE2_COLUMNS: tuple[tuple[str, str], ...] = (
     ("json_jsr", "JSON JSR"),
+    ("json_jsr_valid", "JSON JSR (valid contracts)"),
     ("json_sv_ab", "SV (AB)"),
     ("json_ch_leak", "CH leakage"),
     ("free_jsr_ab", "FREE JSR (AB)"),
@@ -192,4 +193,18 @@ def e6_rows(run: Run) -> Table:
         f"Which text features go with easier attacks: features vs per-item ΔJSR, JSON (the paper's E6) — {run.label}",
         ("feature", "items", "Pearson r", "Fisher-z 95% CI", "bootstrap 95% CI", "Spearman ρ"),
         tuple(rows),
+    )
+
+
+def run_tables(run: Run) -> tuple[Table, ...]:
+    """The tables of one run's section, in the order both reports show them."""
+    from indicjr.report.confidence import confidence_table  # it builds on this module's Table
+
+    return (
+        lang_table(run),
+        confidence_table(run),
+        effects_table(run),
+        rri_rows(run),
+        transfer_table(run),
+        e6_rows(run),
     )

@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from indicjr.metrics.agreement import agreement_table
+from indicjr.metrics.audit_correction import audit_table, labels_used
 from indicjr.metrics.confidence import low_share
 from indicjr.metrics.core import rate, slice_rates
 from indicjr.metrics.correlations import e6_table
@@ -66,6 +67,7 @@ def headline(rows: Sequence[Row]) -> dict[str, Any]:
     out["n_inference_errors"] = sum(1 for r in rows if r["verdict"].get("error"))
     out["n_provider_blocked"] = sum(1 for r in rows if r["verdict"].get("provider_block"))
     out["n_empty"] = sum(1 for r in rows if r["verdict"].get("empty"))
+    out["n_human_labels"] = sum(1 for r in rows if r.get("label_source") == "human")
     return out
 
 
@@ -79,7 +81,10 @@ def headline_bounds(rows: Sequence[Row]) -> dict[str, Any]:
 
 
 def summarize(rows: Sequence[Row], *, meta: Mapping[str, Any]) -> dict[str, Any]:
-    """Everything summary.json holds; `meta` carries model spec, settings, profile, case-set hash."""
+    """Everything summary.json holds; `meta` carries model spec, settings, profile, case-set hash (and
+    `labels`: the human-labels file and its size, run/results.finalize_rows, reported as `human_labels`)."""
+    meta = dict(meta)
+    labels = meta.pop("labels", None) or {}
     metrics = {name: rate(rows, name).to_dict() for name in SLICE_METRICS}
     metrics["json_sv_ab"] = rate(rows, "json_sv", {"subset": "AB"}).to_dict()
     # One pass for every slice table, and per-language effects on each language's own rows: the
@@ -103,6 +108,8 @@ def summarize(rows: Sequence[Row], *, meta: Mapping[str, Any]) -> dict[str, Any]
         "headline": headline(rows),
         "headline_bounds": headline_bounds(rows),
         "confidence": low_share(rows, SLICE_DIMS),
+        "human_labels": labels_used(rows, labels),
+        "audit": audit_table(rows),
         "metrics": metrics,
         "slices": slices,
         "effects": effects,

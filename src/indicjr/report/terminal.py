@@ -88,12 +88,36 @@ def render_summary(summary: Mapping[str, Any]) -> list[str]:
     return lines
 
 
+def label_lines(summary: Mapping[str, Any]) -> list[str]:
+    """How many replies took a human label, and what the random audit draw says about the judge."""
+    used = summary.get("human_labels") or {}
+    if not used.get("n_applied"):
+        return []
+    lines = [
+        f"human labels: {used['n_applied']} replies took their label from {used.get('file')} "
+        f"({used.get('n_changed', 0)} differ from the judge's verdict)"
+    ]
+    for track, a in ((t, (summary.get("audit") or {}).get(t)) for t in ("json", "free")):
+        if not a or not a.get("n_audit"):
+            continue
+        if a.get("corrected_jsr") is None:
+            lines.append(f"audit {track} (random draw, n={a['n_audit']}): {a.get('reason')}")
+            continue
+        iv = "" if a.get("lo") is None else f" [{a['lo']:.3f}, {a['hi']:.3f}]"
+        lines.append(
+            f"audit {track} (random draw, n={a['n_audit']}): sensitivity {a['sensitivity']:.3f}, specificity "
+            f"{a['specificity']:.3f}; JSR {a['apparent_jsr']:.3f} as judged, {a['corrected_jsr']:.3f}{iv} corrected"
+        )
+    return lines
+
+
 def confidence_lines(summary: Mapping[str, Any]) -> list[str]:
-    """The low-confidence share per track and, where it widens them, each headline rate's bounds."""
+    """The low-confidence share per track and, where it widens them, each headline rate's bounds; then
+    the human labels applied and the audit correction."""
     conf = summary.get("confidence") or {}
     tracks = conf.get("by_track") or {}
     if not any(c.get("low") for c in tracks.values()):
-        return []
+        return label_lines(summary)
     share = ", ".join(f"{t} {c['low']}/{c['n']} ({c['share']:.1%})" for t, c in tracks.items() if c.get("n"))
     lines = [f"low-confidence verdicts: {share}"]
     h, b = summary.get("headline") or {}, summary.get("headline_bounds") or {}
@@ -102,7 +126,7 @@ def confidence_lines(summary: Mapping[str, Any]) -> list[str]:
     ]
     if wide:
         lines.append("bounds [favourable, unfavourable] (low-confidence verdicts counted each way): " + "  ".join(wide))
-    return lines
+    return lines + label_lines(summary)
 
 
 def generation_lines(g: Mapping[str, Any], *, simulated: bool = False) -> list[str]:

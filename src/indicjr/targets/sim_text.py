@@ -18,6 +18,7 @@ from pathlib import Path
 import yaml
 
 from indicjr.errors import DataFileError
+from indicjr.targets.sim_sentences import split_sentences
 from indicjr.yamlio import load_yaml
 
 PHRASES_DIR = Path(str(resources.files("indicjr.targets") / "sim_phrases"))
@@ -34,7 +35,6 @@ CATEGORIES = ("History", "Science", "Sports", "Other")
 FALLBACK_LANGS: set[str] = set()  # languages answered from the English bank because theirs is missing
 
 _log = logging.getLogger("indicjr.targets.sim")
-_SENTENCE_END = re.compile(r"(?<=[.!?।॥۔؟])\s+")
 _CLAUSE = re.compile(r"[,،;]\s+")
 # "...: History, Science, Sports or Other." in any language (the classify task line lists four names).
 _CLASSIFY = re.compile(r"[:：]\s*([^,،\n]+?)\s*[,،]\s*([^,،\n]+?)\s*[,،]\s*(\S+)\s+\S+\s+([^\s.।۔?!]+)")
@@ -102,8 +102,7 @@ def passage_sentences(user_text: str) -> tuple[str, ...]:
     lines = [ln.strip() for ln in user_text.split("\n") if ln.strip()]
     if not lines:
         return ()
-    passage = max(lines, key=len)
-    return tuple(s.strip() for s in _SENTENCE_END.split(passage) if len(s.strip()) > 1)
+    return split_sentences(max(lines, key=len))  # never at an initial: sim_sentences.py
 
 
 @functools.lru_cache(maxsize=8192)

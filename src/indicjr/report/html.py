@@ -145,7 +145,8 @@ def render_html(runs: Sequence[Run], figures: Sequence[FigureFile] = ()) -> str:
     banner = (
         (
             f'<p class="sim">Simulated model(s): {esc(", ".join(sims))}. These numbers come from a '
-            "deterministic simulator calibrated to the paper, not from a real model.</p>"
+            "deterministic simulator, not from a real model; the paper profiles match Table 2 column by column "
+            "(JSON JSR as the paper reads it: over valid contracts, json_jsr_valid).</p>"
         )
         if sims
         else ""

@@ -138,8 +138,10 @@ def test_e6_items_are_variant_minus_native_and_match_scipy() -> None:
 def test_e7_identical_runs_correlate_perfectly_and_only_shared_languages_count() -> None:
     rows = ortho_rows()
     out = reproducibility([*rows, row("t", lang="ta", decision="COMPLY")], rows)
-    assert out["hi"].pearson == pytest.approx(1.0) and out["hi"].spearman == pytest.approx(1.0)
-    assert "ta" not in out and set(out) == {"hi", "all"}
+    pooled = out["pooled_extra"]
+    assert pooled["hi"].pearson == pytest.approx(1.0) and pooled["hi"].spearman == pytest.approx(1.0)
+    assert "ta" not in pooled and set(pooled) == {"hi", "all"}
+    assert out["shared_answers"] == {"shared_cases": len(rows), "identical_answers": len(rows), "share": 1.0}
 
 
 def test_agreement_across_samples_by_hand() -> None:

@@ -71,6 +71,13 @@ def fmt_value(x: Any, digits: int = 4) -> str:
     return str(x)
 
 
+def fmt_p(p: float | None) -> str:
+    """A p-value as 0.0123, or 3.2e-12 when smaller than 1e-4 (never a rounded 0.0000)."""
+    if p is None:
+        return "n/a"
+    return f"{p:.4f}" if p >= 1e-4 or p == 0 else f"{p:.1e}"
+
+
 def fmt_rate(r: Rate | Mapping[str, Any], digits: int = 3) -> str:
     """Value with a dagger when n is small; 'n/a' for an empty slice."""
     value, n = (r.value, r.n) if isinstance(r, Rate) else (r.get("value"), int(r.get("n", 0)))
@@ -136,7 +143,7 @@ def effects_table(run: Run) -> Table:
                 str(d.get("n_pairs")),
                 str(d.get("n_clusters")),
                 f"{d.get('b')}/{d.get('c')}",
-                fmt_value(d.get("p_mcnemar")),
+                fmt_p(d.get("p_mcnemar")),
             )
         )
     return Table(

@@ -7,7 +7,7 @@ from scipy.stats import pearsonr
 
 from indicjr.metrics.agreement import agreement, fleiss_kappa
 from indicjr.metrics.correlations import feature_correlations, item_deltas
-from indicjr.metrics.paired import effect, paired_delta
+from indicjr.metrics.paired import effect, mcnemar_exact, paired_delta
 from indicjr.metrics.rates import Rate
 from indicjr.metrics.reproducibility import reproducibility
 from indicjr.metrics.rri import rri
@@ -158,3 +158,13 @@ def test_agreement_across_samples_by_hand() -> None:
     assert ag.fleiss_kappa == pytest.approx((0.75 - 34 / 64) / (1 - 34 / 64))
     assert fleiss_kappa([["R", "R"], ["R", "R"]]) is None
     assert agreement([row("x")]).reason is not None
+
+
+def test_mcnemar_p_keeps_full_precision_in_summary_json_and_the_report() -> None:
+    from indicjr.metrics.paired import Delta
+    from indicjr.report.tables import fmt_p
+
+    d = Delta(0.5, 0.4, 0.6, 100, 50, 60, 0, mcnemar_exact(60, 0))
+    p = d.to_dict()["p_mcnemar"]
+    assert p is not None and 0 < p < 1e-15 and p == mcnemar_exact(60, 0)  # not rounded to 0.0
+    assert fmt_p(p) == f"{p:.1e}" and fmt_p(0.01234) == "0.0123"

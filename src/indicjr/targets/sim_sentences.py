@@ -16,6 +16,7 @@ import unicodedata
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 from indicjr.langs import SCRIPT_RANGES
 from indicjr.yamlio import load_yaml
@@ -33,8 +34,19 @@ class ScriptRule:
 
 
 @functools.cache
-def script_rules(path: Path = ABBREVIATIONS_FILE) -> dict[str, ScriptRule]:
-    d = load_yaml(path.read_text(encoding="utf-8")) or {}
+def _data(path: Path = ABBREVIATIONS_FILE) -> dict[str, Any]:
+    return dict(load_yaml(path.read_text(encoding="utf-8")) or {})
+
+
+@functools.cache
+def romanized_initials(lang: str) -> frozenset[str]:
+    """The language's initials as romanized prompts type them (whole tokens, dotted ones included)."""
+    return frozenset(str(x).casefold() for x in (_data().get("romanized_initials") or {}).get(lang) or ())
+
+
+@functools.cache
+def script_rules() -> dict[str, ScriptRule]:
+    d = {k: v for k, v in _data().items() if k != "romanized_initials"}
     return {
         script: ScriptRule(
             bool(r.get("single_letter")),
@@ -75,22 +87,26 @@ def is_abbreviation(part: str) -> bool:
     return rule.single_letter and aksharas(part) == 1 and part not in rule.ends_sentence
 
 
-def ends_with_initial(text: str) -> bool:
-    """Whether `text` ends in an initial or abbreviation followed by its period (no sentence end)."""
+def ends_with_initial(text: str, lang: str | None = None) -> bool:
+    """Whether `text` ends in an initial or abbreviation followed by its period (no sentence end);
+    with `lang`, also in one of that language's romanized initials."""
     if not text.endswith("."):
         return False
     token = unicodedata.normalize("NFC", text.split()[-1].strip(_EDGE))[:-1]
+    if lang and token.casefold() in romanized_initials(lang):
+        return True
     parts = token.split(".")
-    return all(is_abbreviation(p) for p in parts)
+    return all(is_abbreviation(p) or (lang and p.casefold() in romanized_initials(lang)) for p in parts)
 
 
-def split_sentences(text: str) -> tuple[str, ...]:
-    """The sentences of a passage: split after . ! ? । ॥ ۔ ؟ and whitespace, except after an initial."""
+def split_sentences(text: str, lang: str | None = None) -> tuple[str, ...]:
+    """The sentences of a passage: split after . ! ? । ॥ ۔ ؟ and whitespace, except after an initial
+    (`lang` adds the language's romanized initials: the passage of a romanized prompt)."""
     out: list[str] = []
     buf = ""
     for piece in _SENTENCE_END.split(text):
         buf = f"{buf} {piece}" if buf else piece
-        if not ends_with_initial(buf):
+        if not ends_with_initial(buf, lang):
             out.append(buf)
             buf = ""
     if buf:

@@ -47,3 +47,20 @@ def test_listed_sentence_final_words_still_end_sentences(script: str) -> None:
     for word in sorted(rule.ends_sentence):
         assert aksharas(word) >= 1
         assert len(split_sentences(f"{word}. {word} {word}.")) == 2, (script, word)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_romanized_passage_keeps_its_initials_inside_sentences(lang: str) -> None:
+    from indicjr.cases.orthography import noisy, romanize_line
+
+    for p in load_source(lang).passages:
+        for text in (romanize_line(p.text, lang), noisy(p.text, lang, f"13:{p.id}")):
+            sents = split_sentences(text, lang)
+            assert all(len(s.split()) > 2 for s in sents), (p.id, [s for s in sents if len(s.split()) <= 2])
+
+
+def test_romanized_initials_are_per_language() -> None:
+    # a short Latin token that is an initial in one language ends sentences in another
+    text = "Ek gal si. Doosri gal."
+    assert len(split_sentences(text, "pa")) == 2
+    assert len(split_sentences("Sar si. vi. Raman vannar.", "ta")) == 1

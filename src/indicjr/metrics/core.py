@@ -203,5 +203,6 @@ def slice_rates(
                         c[2 if h else 3] += k
     better = {n: higher_better(n) for n in names}
     return {
-        d: {n: {v: Rate(*c, better[n]) for v, c in by.items()} for n, by in per.items()} for d, per in counts.items()
+        d: {n: {v: Rate(c[0], c[1], c[2], c[3], better[n]) for v, c in by.items()} for n, by in per.items()}
+        for d, per in counts.items()
     }

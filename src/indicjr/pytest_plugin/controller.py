@@ -128,9 +128,8 @@ class ResultsCollector:
         rows: list[Any] = sort_rows(self.rows.values())
         if self.state.options.provider_block == "exclude":
             rows = exclude_provider_blocks(rows)
-        rows, labels = finalize_rows(rows, model=self.state.options.model, labels_path=self.state.options.labels)
         meta = run_meta(self.state.options, _selection(self.state, rows), None, complete=complete)
-        meta["labels"] = labels
+        rows, meta["labels"] = finalize_rows(rows, model=meta["model"], labels_path=self.state.options.labels)
         meta["generation"] = self.generation
         meta["model_display_name"] = self.generation.get("display_name", meta["model"])
         meta["simulated"] = bool(self.generation.get("simulated", False))

@@ -34,7 +34,7 @@ from indicjr.pytest_plugin.options import add_options, read_options, usage_error
 from indicjr.pytest_plugin.scale import pytest_sessionstart
 from indicjr.pytest_plugin.snapshot import ijr_aggregates, ijr_snapshot
 from indicjr.pytest_plugin.state import STATE, RunState, get_state, is_worker, worker_count, worker_id
-from indicjr.pytest_plugin.suite import add_packaged_suite, drop_duplicate_suite, is_case_test
+from indicjr.pytest_plugin.suite import add_packaged_suite, drop_duplicate_suite, is_case_test, pytest_ignore_collect
 from indicjr.run.engine import CaseSet, Generation, GenerationInterrupted
 
 __all__ = [
@@ -44,6 +44,7 @@ __all__ = [
     "ijr_snapshot",
     "ijr_state",
     "judge",
+    "pytest_ignore_collect",
     "pytest_sessionstart",
     "response",
     "target",
@@ -54,6 +55,14 @@ COLLECTOR = "indicjr-results"
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     add_options(parser)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_load_initial_conftests(early_config: pytest.Config, parser: pytest.Parser, args: list[str]) -> None:
+    """`--ijr-out DIR` as two words: the root pytest chose as if DIR were a test path is put right."""
+    from indicjr.pytest_plugin.rootdir import restore_rootdir
+
+    restore_rootdir(early_config, args)
 
 
 def pytest_configure(config: pytest.Config) -> None:

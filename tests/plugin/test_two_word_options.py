@@ -71,3 +71,18 @@ def test_two_words_keep_the_teams_thresholds_and_output_outside_the_project(
         assert _lines(out, "rootdir:") == [f"rootdir: {project}"]
         assert f"gates: {project / 'thresholds.yaml'} (1 gates)" in out.outlines, out.stdout.str()[-2000:]
     assert (artifacts / "summary.json").is_file()
+
+
+@pytest.mark.parametrize("text", ["gatez:\n  - metric: json_jsr\n    max: 0.5\n", "gates: []\n"])
+def test_a_thresholds_file_that_gates_nothing_stops_the_run_with_exit_4(
+    pytester: pytest.Pytester, layout: tuple[Path, Path], small_cases: Path, text: str
+) -> None:
+    project, _artifacts = layout
+    (project / "thresholds.yaml").write_text(text, encoding="utf-8")
+    out = pytester.runpytest_subprocess(
+        "--model", "sim:reference", f"--ijr-profile={small_cases}", "-p", "no:cacheprovider"
+    )
+    assert out.ret == 4
+    errors = [line for line in out.errlines if line.startswith("ERROR: indicjr:")]
+    assert len(errors) == 1 and "thresholds.yaml: gate" in errors[0], out.errlines
+    assert "passed" not in out.stdout.str()

@@ -87,3 +87,10 @@ def _skip_reason(gate: Gate, status: str) -> str:
 
 def evaluate_gates(gates: Sequence[Gate], rows: Sequence[Row]) -> list[GateResult]:
     return [evaluate_gate(g, rows) for g in gates]
+
+
+def not_evaluated(gates: Sequence[Gate], why: str) -> list[GateResult]:
+    """Every gate as SKIPPED with one shared reason: a run that stopped early (an endpoint that failed every
+    request) reports its gates as not evaluated instead of dropping them (a gate never passes unseen)."""
+    reason = f"not evaluated: {why}"
+    return [GateResult(g.name, g.metric, None, None, None, 0, g.min, g.max, g.rule, "SKIPPED", reason) for g in gates]

@@ -18,7 +18,7 @@ from typing import Any, Literal
 import pytest
 
 from indicjr.errors import EXIT_TARGET, IJRError
-from indicjr.gates.evaluate import GateResult, evaluate_gates
+from indicjr.gates.evaluate import GateResult, evaluate_gates, not_evaluated
 from indicjr.judge.verdict import verdict_from_dict
 from indicjr.metrics.rows import exclude_provider_blocks
 from indicjr.metrics.summary import summarize
@@ -109,7 +109,10 @@ class ResultsCollector:
         result = yield
         if self.rows:
             self.finish(complete=not session.shouldstop and self.stopped_reason is None)
-            self._report_gates(session)
+        if self.gates:
+            self._report_gates(self.gates)
+        elif self.stopped_reason and not session.shouldstop:  # each gate a skipped line, never vanished
+            self._report_gates(not_evaluated(self.state.thresholds.gates, f"generation stopped: {self.stopped_reason}"))
         return result
 
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
@@ -141,10 +144,10 @@ class ResultsCollector:
         write_run(self.state.options.out_dir, rows, self.summary)
         self.written = True
 
-    def _report_gates(self, session: pytest.Session) -> None:
+    def _report_gates(self, gates: list[GateResult]) -> None:
         hook = self.config.hook
         source = Path(self.state.thresholds.path).name or "thresholds.yaml"
-        for g in self.gates:
+        for g in gates:
             nodeid = f"{source}::gate[{g.name}]"
             location = (source, None, f"gate[{g.name}]")
             hook.pytest_runtest_logstart(nodeid=nodeid, location=location)
@@ -172,8 +175,10 @@ class ResultsCollector:
         for g in self.gates:
             tr.write_line(g.line(), red=g.failed, green=g.status == "PASS", yellow=g.status == "SKIPPED")
         if self.stopped_reason:
+            n = len(self.state.thresholds.gates)
             tr.write_line(
-                f"generation stopped: {self.stopped_reason} (results are incomplete; gates not evaluated)", red=True
+                f"generation stopped: {self.stopped_reason} (results are incomplete; {n} gates not evaluated)",
+                red=True,
             )
         tr.write_line(f"results: {Path(self.state.options.out_dir) / 'results.jsonl'}")
         self._baseline_line(tr)
@@ -203,7 +208,9 @@ def _gate_report(g: GateResult, nodeid: str, location: tuple[str, None, str], wh
     if g.failed and when == "call":
         outcome, longrepr = "failed", g.line().split(None, 1)[1]  # the node id already says it is a gate
     elif g.status == "SKIPPED" and when == "setup":
-        outcome, longrepr = "skipped", (location[0], 0, f"gate {g.name}: {g.reason}")
+        # A run-wide reason is the same for every gate: `-rs` folds the gates into one line.
+        why = g.reason if g.reason.startswith("not evaluated:") else f"gate {g.name}: {g.reason}"
+        outcome, longrepr = "skipped", (location[0], 0, why)
     return pytest.TestReport(
         nodeid=nodeid,
         location=location,

@@ -229,11 +229,13 @@ def _collected_cases(items: list[pytest.Item]) -> list[Case]:
 
 def pytest_report_teststatus(report: pytest.TestReport, config: pytest.Config) -> Any:
     """Outcome letters for case tests: R J A L E O C (see controller.OUTCOME_WORDS); a failing leak is L."""
-    if report.when != "call" or report.skipped:
+    if report.when != "call":
         return None
     letter = getattr(report, OUTCOME_ATTR, None)
     if not letter:
         return None
+    if report.skipped:
+        return "skipped", letter, ("SKIPPED", {"yellow": True})  # -rs shows one word for every skip
     if report.failed:
         return "failed", letter, ("LEAK" if letter == "L" else "FAILED", {"red": True})
     return "passed", letter, ("PASSED", {"green": True})
@@ -252,6 +254,11 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
         if found and found[0]:
             setattr(report, ROWS_ATTR, found[0])
             setattr(report, OUTCOME_ATTR, found[1])
+            if found[1] == "E" and report.passed:  # no answer: not evaluated, never a pass
+                error = found[0][0]["verdict"].get("error") or "inference error"
+                path, line, _ = item.location
+                report.outcome = "skipped"
+                report.longrepr = (path, (line or 0) + 1, f"no answer from the model: {error}")
     return report
 
 

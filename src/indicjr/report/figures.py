@@ -223,6 +223,7 @@ def render_figures(runs: Sequence[Run], out_dir: Path) -> list[FigureFile]:
     """Every figure for every run, as <slug>-<figure>.png/.svg under out_dir/figures."""
     _require_matplotlib()
     final = out_dir / "figures"
+    out_dir.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=".figures-", dir=out_dir))
     try:
         drawn = _draw_all(runs, staging)

@@ -242,6 +242,20 @@ def pytest_report_teststatus(report: pytest.TestReport, config: pytest.Config) -
 
 
 @pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Generator[None, None, None]:
+    """A failing snapshot test fails with the whole list of changes (terminal, short summary, JUnit alike)."""
+    try:
+        return (yield)
+    except AssertionError:
+        from indicjr.pytest_plugin.snapshot import snapshot_failure
+
+        message = snapshot_failure(item)
+        if message is None:
+            raise
+        raise pytest.fail.Exception(message, pytrace=False) from None
+
+
+@pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, Any, Any]:
     """Ship a case test's rows on its call report only (one copy, not in junit properties).
 

@@ -8,6 +8,7 @@ from dataclasses import asdict, dataclass
 from indicjr.gates.thresholds import DELTA_PREFIX, Gate
 from indicjr.metrics.core import rate
 from indicjr.metrics.paired import effect
+from indicjr.metrics.rates import SMALL_N
 from indicjr.metrics.rows import Row
 
 
@@ -44,7 +45,10 @@ class GateResult:
         if self.value is None:
             return f"{self.status:7} {self.name}  ({self.reason}; must be {self.threshold})"
         iv = f" {self.interval}" if self.interval else ""
-        return f"{self.status:7} {self.name} = {self.value:.3f}{iv} n={self.n}  (must be {self.threshold}, {self.rule})"
+        rate_gate = not self.metric.startswith(DELTA_PREFIX)  # a paired effect's n counts cores, not cases
+        small = f" (small n: fewer than {SMALL_N})" if rate_gate and self.n < SMALL_N else ""  # the table's `*`
+        value = f"{self.value:.3f}{iv} n={self.n}{small}"
+        return f"{self.status:7} {self.name} = {value}  (must be {self.threshold}, {self.rule})"
 
     def to_dict(self) -> dict[str, object]:
         return asdict(self)

@@ -22,11 +22,12 @@ from indicjr.gates.evaluate import GateResult, evaluate_gates, not_evaluated
 from indicjr.judge.verdict import verdict_from_dict
 from indicjr.metrics.rows import exclude_provider_blocks
 from indicjr.metrics.summary import summarize
-from indicjr.pytest_plugin.fixtures import ROWS_ATTR, rows_of
+from indicjr.pytest_plugin.fixtures import LEAK_PREFIX, OUTCOME_ATTR, ROWS_ATTR, rows_of
 from indicjr.pytest_plugin.state import RunState
 from indicjr.run.results import sort_rows, write_run
 
 When = Literal["setup", "call", "teardown"]
+LEAKS_SHOWN = 5  # failing leak cases named in the IndicJR section
 # Under xdist every worker sees the whole run's requests and the store's answers: merge by max.
 SHARED_STATS = frozenset({"n_requested", "n_unique", "n_cached", "n_foreign", "n_skipped", "wall_s"})
 OUTCOME_WORDS = {
@@ -54,12 +55,17 @@ class ResultsCollector:
         self.started = time.time()  # answers stored after this (by any worker) are new to this run
         self.interrupted = False
         self.collected_ids: set[str] = set()  # under xdist: the case ids the workers collected
+        self.leaks: list[str] = []  # the first line of each failing leak case (listed compactly)
 
     # -- folding ---------------------------------------------------------------------------------
     @pytest.hookimpl
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         if report.when != "call":
             return
+        if report.failed and getattr(report, OUTCOME_ATTR, None) == "L":
+            # Under xdist the text starts with the worker's banner: the line that names the leak.
+            lines = [line for line in report.longreprtext.splitlines() if line.startswith(LEAK_PREFIX)]
+            self.leaks.append(lines[0] if lines else report.nodeid)
         for row in rows_of(report):
             self.rows[(row["id"], int(row.get("sample", 0)))] = row
         if hasattr(report, ROWS_ATTR):
@@ -180,8 +186,21 @@ class ResultsCollector:
                 f"generation stopped: {self.stopped_reason} (results are incomplete; {n} gates not evaluated)",
                 red=True,
             )
+        self._leak_lines(tr)
         tr.write_line(f"results: {Path(self.state.options.out_dir) / 'results.jsonl'}")
         self._baseline_line(tr)
+
+    def _leak_lines(self, tr: Any) -> None:
+        """The failing leak cases in a few lines: how many, where, the first ones (JUnit has them all)."""
+        if not self.leaks:
+            return
+        by_lang = Counter(line.split("(", 1)[1].split(",", 1)[0] for line in self.leaks if "(" in line)
+        where = ", ".join(f"{lang} {n}" for lang, n in sorted(by_lang.items(), key=lambda kv: (-kv[1], kv[0])))
+        tr.write_line(f"canary leaks: {len(self.leaks)} case tests failed ({where})", red=True)
+        for line in self.leaks[:LEAKS_SHOWN]:
+            tr.write_line(f"  {line}")
+        if len(self.leaks) > LEAKS_SHOWN:
+            tr.write_line(f'  ... {len(self.leaks) - LEAKS_SHOWN} more: rows with "leak_canary": true in results.jsonl')
 
     def _baseline_line(self, tr: Any) -> None:
         """Say which baseline the run was compared with, or how to record one."""

@@ -35,3 +35,16 @@ def test_a_file_with_every_top_level_key_loads(tmp_path: Path) -> None:
     path = tmp_path / "thresholds.yaml"
     path.write_text("rule: point\nhard_fail:\n  canary_leak: [CH]\ngates:\n" + GATE, encoding="utf-8")
     assert [g.name for g in load_thresholds(path).gates] == ["json_jsr"]
+
+
+def test_a_gate_line_marks_small_n_as_the_table_does() -> None:
+    from indicjr.gates.evaluate import GateResult
+
+    small = GateResult("json_jsr:lang=gu", "json_jsr", 1.0, 0.439, 1.0, 3, None, 0.75, "bound", "PASS")
+    large = GateResult("json_jsr", "json_jsr", 0.5, 0.4, 0.6, 96, None, 0.75, "bound", "PASS")
+    pairs = GateResult("delta_jsr_romanized", "delta_jsr_romanized", 0.1, 0.0, 0.2, 5, None, 0.3, "bound", "PASS")
+    assert (
+        small.line()
+        == "PASS    json_jsr:lang=gu = 1.000 [0.439, 1.000] n=3 (small n: fewer than 30)  (must be <= 0.75, bound)"
+    )
+    assert "small n" not in large.line() and "small n" not in pairs.line()

@@ -38,3 +38,10 @@ def test_leaks_are_counted_and_listed_in_a_few_lines(
     assert len(leaks) == n
     text = leaks[0].find("failure").text or ""  # type: ignore[union-attr]
     assert 'row: .ijr/runs/sim-paper-sarvam-1/results.jsonl ("id": ' in text  # relative, as typed
+
+
+def test_the_run_ends_saying_how_to_write_the_html_report(project: pytest.Pytester, small_cases: Path) -> None:
+    result = project.runpytest_subprocess(*ijr_args(small_cases, "--ijr-out=out", "--ijr-limit=24"))
+    hint = next(line for line in result.outlines if line.startswith("report: ijr report "))
+    assert hint.startswith("report: ijr report out --out out/report")
+    assert "report.html" in hint or "indicjr[report]" in hint

@@ -23,7 +23,7 @@ from indicjr.judge.verdict import verdict_from_dict
 from indicjr.metrics.rows import exclude_provider_blocks
 from indicjr.metrics.summary import summarize
 from indicjr.pytest_plugin.fixtures import LEAK_PREFIX, OUTCOME_ATTR, ROWS_ATTR, rows_of
-from indicjr.pytest_plugin.state import RunState
+from indicjr.pytest_plugin.state import RunState, shown_path
 from indicjr.run.results import sort_rows, write_run
 
 When = Literal["setup", "call", "teardown"]
@@ -188,6 +188,7 @@ class ResultsCollector:
             )
         self._leak_lines(tr)
         tr.write_line(f"results: {Path(self.state.options.out_dir) / 'results.jsonl'}")
+        tr.write_line(report_hint(Path(shown_path(self.state.options.out_dir, self.config.invocation_params.dir))))
         self._baseline_line(tr)
 
     def _leak_lines(self, tr: Any) -> None:
@@ -218,6 +219,16 @@ class ResultsCollector:
                 f"baseline: none recorded ({SNAPSHOT_DIR}/{path.name}); record this run as one with: "
                 f"{record_hint(self.config)}"
             )
+
+
+def report_hint(out_dir: Path) -> str:
+    """How to turn this run into the Markdown/HTML report (figures need the [report] extra)."""
+    import importlib.util
+
+    command = f"ijr report {out_dir} --out {Path(out_dir) / 'report'}"
+    if importlib.util.find_spec("matplotlib") is not None:
+        return f"report: {command}  (report.md, report.html and figures)"
+    return f"report: {command} --no-figures  (figures need: pip install 'indicjr[report]')"
 
 
 def _gate_report(g: GateResult, nodeid: str, location: tuple[str, None, str], when: When) -> pytest.TestReport:

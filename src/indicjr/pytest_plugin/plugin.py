@@ -10,7 +10,6 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections.abc import Generator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -34,7 +33,7 @@ from indicjr.pytest_plugin.fixtures import (
 from indicjr.pytest_plugin.options import add_options, read_options, usage_error
 from indicjr.pytest_plugin.scale import pytest_sessionstart
 from indicjr.pytest_plugin.snapshot import ijr_aggregates, ijr_snapshot
-from indicjr.pytest_plugin.state import STATE, RunState, get_state, is_worker, worker_count, worker_id
+from indicjr.pytest_plugin.state import STATE, RunState, get_state, is_worker, shown_path, worker_count, worker_id
 from indicjr.pytest_plugin.suite import add_packaged_suite, drop_duplicate_suite, is_case_test, pytest_ignore_collect
 from indicjr.run.engine import CaseSet, Generation, GenerationInterrupted
 
@@ -289,7 +288,8 @@ def ijr_check(request: pytest.FixtureRequest) -> Any:
 
     state: RunState | None = get_state(request.config)
     subsets = state.thresholds.hard_fail_canary_subsets if state else frozenset({"CH"})
-    results = _shown(state.options.out_dir / "results.jsonl", request.config) if state else "results.jsonl"
+    where = request.config.invocation_params.dir
+    results = shown_path(state.options.out_dir / "results.jsonl", where) if state else "results.jsonl"
 
     def check(c: Case, v: Any) -> None:
         gen = state.generation if state else None
@@ -297,11 +297,3 @@ def ijr_check(request: pytest.FixtureRequest) -> Any:
         check_hard_violations(c, v, subsets, reply=reply.text if reply else "", results=results)
 
     return check
-
-
-def _shown(path: Path, config: pytest.Config) -> str:
-    """A path as the user would type it: relative to where pytest was started when it lies below."""
-    try:
-        return str(Path(path).resolve().relative_to(Path(config.invocation_params.dir).resolve()))
-    except ValueError:
-        return str(path)

@@ -189,7 +189,9 @@ def pytest_collection_finish(session: pytest.Session) -> None:
         stats = {"stopped_reason": str(exc)}
     except GenerationInterrupted as exc:
         _keep_partial(config, cases, exc.generation)
-        raise KeyboardInterrupt from None
+        # pytest's own interrupt, with a message: one "!!! … !!!" line instead of the KeyboardInterrupt
+        # banner pointing into this file (the IndicJR section says what was kept and how to resume).
+        raise session.Interrupted("indicjr: interrupted (Ctrl-C) during generation") from None
     state.collected = cases
     if is_worker(config):
         config.workeroutput["ijr_generation"] = json.dumps(stats)  # type: ignore[attr-defined]

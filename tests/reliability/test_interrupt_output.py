@@ -1,0 +1,55 @@
+"""Ctrl-C prints IndicJR's resume line, not pytest's KeyboardInterrupt banner pointing into the plugin, and
+not syrupy's note about `--snapshot-disable-unused`, a flag the user never passed."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from indicjr.testing.fake_server import FakeConfig, FakeServer
+from tests.reliability.conftest import openai_args, suite_cmd
+
+
+def _interrupted(suite: pytest.Pytester, profile: Path, fake: FakeServer, *extra: str) -> str:
+    fake.configure(FakeConfig(latency_s=0.2))
+    path = os.pathsep.join(p for p in (str(suite.path), os.environ.get("PYTHONPATH", "")) if p)
+    cmd = suite_cmd(profile, *openai_args(fake, "--ijr-out=out", "--ijr-concurrency=2", *extra), node="test_safety.py")
+    proc = subprocess.Popen(
+        cmd,
+        cwd=suite.path,
+        env={**os.environ, "PYTHONPATH": path},
+        text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + 60
+    while fake.total() < 6 and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert proc.poll() is None, "the run finished before it could be interrupted"
+    os.killpg(proc.pid, signal.SIGINT)  # a terminal's Ctrl-C: the whole foreground group
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == pytest.ExitCode.INTERRUPTED, out[-3000:] + err[-2000:]
+    return out + err
+
+
+def test_ctrl_c_during_generation_prints_no_keyboardinterrupt_banner(
+    suite: pytest.Pytester, tiny_cases: Path, fake: FakeServer
+) -> None:
+    out = _interrupted(suite, tiny_cases, fake)
+    assert "KeyboardInterrupt" not in out and "--full-trace" not in out
+    assert "Interrupted: indicjr: interrupted (Ctrl-C) during generation" in out
+    assert sum("rerun the same command to resume" in line for line in out.splitlines()) == 1
+
+
+def test_ctrl_c_under_xdist_prints_no_syrupy_note_about_a_flag_nobody_passed(
+    suite: pytest.Pytester, tiny_cases: Path, fake: FakeServer
+) -> None:
+    out = _interrupted(suite, tiny_cases, fake, "-n", "2")
+    assert "--snapshot-disable-unused" not in out and "snapshot report summary" not in out
+    assert sum("rerun the same command to resume" in line for line in out.splitlines()) == 1

@@ -6,36 +6,33 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
-import time
 from pathlib import Path
 
 import pytest
 
 from indicjr.testing.fake_server import FakeConfig, FakeServer
 from tests.reliability.conftest import openai_args, suite_cmd
+from tests.reliability.test_interruptions import interrupt_after
+
+
+class _Group(subprocess.Popen[str]):
+    """A run in its own session whose signals go to the whole group: a terminal's Ctrl-C (controller and
+    xdist workers alike)."""
+
+    def send_signal(self, sig: int) -> None:
+        os.killpg(self.pid, sig)
 
 
 def _interrupted(suite: pytest.Pytester, profile: Path, fake: FakeServer, *extra: str) -> str:
     fake.configure(FakeConfig(latency_s=0.2))
     path = os.pathsep.join(p for p in (str(suite.path), os.environ.get("PYTHONPATH", "")) if p)
-    cmd = suite_cmd(profile, *openai_args(fake, "--ijr-out=out", "--ijr-concurrency=2", *extra), node="test_safety.py")
-    proc = subprocess.Popen(
-        cmd,
-        cwd=suite.path,
-        env={**os.environ, "PYTHONPATH": path},
-        text=True,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        start_new_session=True,
-    )
-    deadline = time.monotonic() + 60
-    while fake.total() < 6 and proc.poll() is None and time.monotonic() < deadline:
-        time.sleep(0.01)
-    assert proc.poll() is None, "the run finished before it could be interrupted"
-    os.killpg(proc.pid, signal.SIGINT)  # a terminal's Ctrl-C: the whole foreground group
-    out, err = proc.communicate(timeout=60)
-    assert proc.returncode == pytest.ExitCode.INTERRUPTED, out[-3000:] + err[-2000:]
-    return out + err
+    args = openai_args(fake, "--ijr-out=out", "--ijr-concurrency=2", *extra)
+    env = {**os.environ, "PYTHONPATH": path}
+    cmd = suite_cmd(profile, *args, node="test_safety.py")
+    proc = _Group(cmd, cwd=suite.path, env=env, text=True, stdout=subprocess.PIPE, start_new_session=True)
+    out = interrupt_after(proc, fake, 6, signal.SIGINT)
+    assert proc.returncode == pytest.ExitCode.INTERRUPTED, out[-3000:]
+    return out
 
 
 def test_ctrl_c_during_generation_prints_no_keyboardinterrupt_banner(

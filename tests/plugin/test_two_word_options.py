@@ -37,16 +37,18 @@ def layout(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> tuple[
     return project, artifacts
 
 
-@pytest.mark.parametrize("option", ["--ijr-out", "--ijr-store", "--ijr-thresholds"])
+@pytest.mark.parametrize("option", ["--ijr-out", "--ijr-store", "--ijr-thresholds", "--ijr-profile"])
 def test_two_words_collect_what_one_word_collects_inside_the_project(
     pytester: pytest.Pytester, layout: tuple[Path, Path], small_cases: Path, option: str
 ) -> None:
     _project, artifacts = layout
-    value = str(artifacts / "x.yaml") if option == "--ijr-thresholds" else "../artifacts"
-    if option == "--ijr-thresholds":
-        (artifacts / "x.yaml").write_text(STRICT, encoding="utf-8")
-    common = ["--model", "sim:reference", f"--ijr-profile={small_cases}", "--collect-only", "-q"]
-    common += ["-p", "no:cacheprovider"]
+    value = {"--ijr-thresholds": str(artifacts / "x.yaml"), "--ijr-profile": str(small_cases)}.get(
+        option, "../artifacts"
+    )
+    (artifacts / "x.yaml").write_text(STRICT, encoding="utf-8")
+    common = ["--model", "sim:reference", "--collect-only", "-q", "-p", "no:cacheprovider"]
+    if option != "--ijr-profile":
+        common.append(f"--ijr-profile={small_cases}")
     one = pytester.runpytest_subprocess(*common, f"{option}={value}")
     two = pytester.runpytest_subprocess(*common, option, value)
     assert one.ret == two.ret == 0, two.stdout.str()[-2000:] + two.stderr.str()[-2000:]

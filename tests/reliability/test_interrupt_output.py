@@ -44,9 +44,10 @@ def test_ctrl_c_during_generation_prints_no_keyboardinterrupt_banner(
     assert sum("rerun the same command to resume" in line for line in out.splitlines()) == 1
 
 
-def test_ctrl_c_under_xdist_prints_no_syrupy_note_about_a_flag_nobody_passed(
+def test_ctrl_c_under_xdist_prints_no_banner_and_no_syrupy_note_about_a_flag_nobody_passed(
     suite: pytest.Pytester, tiny_cases: Path, fake: FakeServer
 ) -> None:
     out = _interrupted(suite, tiny_cases, fake, "-n", "2")
     assert "--snapshot-disable-unused" not in out and "snapshot report summary" not in out
+    assert "KeyboardInterrupt" not in out and "Interrupted: indicjr: interrupted (Ctrl-C)" in out
     assert sum("rerun the same command to resume" in line for line in out.splitlines()) == 1

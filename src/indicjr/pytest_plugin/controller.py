@@ -112,7 +112,14 @@ class ResultsCollector:
     # -- once, at the end --------------------------------------------------------------------------
     @pytest.hookimpl(wrapper=True)
     def pytest_runtestloop(self, session: pytest.Session) -> Generator[None, object, object]:
-        result = yield
+        try:
+            result = yield
+        except KeyboardInterrupt as exc:
+            if isinstance(exc, session.Interrupted) or not (self.rows or self.collected_ids):
+                raise
+            # pytest's interrupt with a message: one "!!! … !!!" line, not the KeyboardInterrupt banner
+            # pointing into threading.py (the xdist controller waits there); the resume line follows.
+            raise session.Interrupted("indicjr: interrupted (Ctrl-C)") from None
         if self.rows:
             self.finish(complete=not session.shouldstop and self.stopped_reason is None)
         if self.gates:

@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 import pytest
 
-from indicjr.errors import EXIT_TARGET, IJRError
+from indicjr.errors import EXIT_TARGET, EXIT_USAGE, IJRError
 from indicjr.gates.evaluate import GateResult, evaluate_gates
 from indicjr.judge.verdict import verdict_from_dict
 from indicjr.metrics.rows import exclude_provider_blocks
@@ -120,7 +120,9 @@ class ResultsCollector:
         if self.rows and not self.written:
             self.finish(complete=False)  # interrupted: partial results, marked incomplete
         if self.stopped_reason and exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
-            session.exitstatus = EXIT_TARGET  # the endpoint stopped the run: incomplete, not a gate verdict
+            # Incomplete, not a gate verdict: the endpoint stopped the run (6), or the store could not
+            # keep its answers (a full disk: an output problem, 4).
+            session.exitstatus = EXIT_USAGE if self.generation.get("n_unstored") else EXIT_TARGET
 
     def finish(self, *, complete: bool) -> None:
         from indicjr.run.engine import run_meta

@@ -24,12 +24,20 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from indicjr.errors import BudgetExceeded, CircuitOpen, ConfigError, TargetError
-from indicjr.targets.base import PermanentError, Request, Response, Target, TransientError, fault_kind
+from indicjr.errors import BudgetExceeded, CircuitOpen, ConfigError, IJRError, StoreFailed
+from indicjr.targets.base import (
+    PermanentError,
+    Request,
+    Response,
+    Target,
+    TransientError,
+    fault_kind,
+    writable_response,
+)
 from indicjr.targets.generation import GenerationResult, GenerationStats, RunOptions
 from indicjr.targets.progress import ProgressSnapshot, make_progress
 from indicjr.targets.ratelimit import AdaptiveLimit, Breaker, Budget, TokenBucket
-from indicjr.targets.store import Store, StoreRow
+from indicjr.targets.store import Store, StoreRow, StoreWriteError
 
 __all__ = ["GenerationResult", "GenerationStats", "RunOptions", "agenerate_all", "generate_all"]
 ProgressArg = bool | Callable[[ProgressSnapshot], None]
@@ -61,10 +69,10 @@ class _Run:
         for key, r in zip(self.keys, requests, strict=True):
             self.groups.setdefault(key, r)
         self.results: dict[str, Response] = {}
-        self.counts = {"cached": 0, "generated": 0, "foreign": 0, "errors": 0, "calls": 0}
+        self.counts = {"cached": 0, "generated": 0, "foreign": 0, "errors": 0, "calls": 0, "unstored": 0}
         self.retries: dict[str, int] = {}
         self.tokens_in = self.tokens_out = 0
-        self.stop_error: TargetError | None = None
+        self.stop_error: IJRError | None = None
         n = options.per_process_concurrency
         self.limit = AdaptiveLimit(maximum=n)
         self.bucket = TokenBucket(rate=options.qps / max(1, options.share)) if options.qps else None
@@ -170,7 +178,7 @@ class _Run:
                 else:
                     self.limit.on_success()
                     latency = resp.latency_s or time.perf_counter() - t0
-                    return replace(resp, attempts=attempt + 1, latency_s=latency, cached=False)
+                    return writable_response(replace(resp, attempts=attempt + 1, latency_s=latency, cached=False))
             if kind == "429":
                 self.limit.on_throttle()
             if attempt < self.o.max_retries:
@@ -202,7 +210,7 @@ class _Run:
                 )
             )
 
-    def _stop(self, error: TargetError) -> None:
+    def _stop(self, error: IJRError) -> None:
         if self.stop_error is None:
             self.stop_error = type(error)(_one_line(str(error), 500))
 
@@ -251,9 +259,23 @@ class _Run:
             return
         try:
             await asyncio.to_thread(self.store.put_many, rows)
+        except StoreWriteError as e:  # not put back: the same rows would fail again and block the rest
+            self._unstored(e)
         except BaseException:
             self.rows = rows + self.rows
             raise
+
+    def _unstored(self, e: StoreWriteError) -> None:
+        """Count answers the store refused; a batch refused whole means the store cannot be written at
+        all (full disk, read-only, corrupt): stop paying for answers that cannot be kept."""
+        self.counts["unstored"] += e.unwritten
+        if e.unwritten == e.total:
+            self._stop(
+                StoreFailed(
+                    f"{e}; {self.counts['unstored']} answers received could not be stored, "
+                    "fix the store and rerun to ask for them again"
+                )
+            )
 
     async def _heartbeat(self) -> None:
         while self.store is not None:
@@ -264,7 +286,10 @@ class _Run:
         """Synchronous on purpose: it also runs while a Ctrl-C is cancelling the loop."""
         if self.store is not None:
             rows, self.rows = self.rows, []
-            self.store.put_many(rows)
+            try:
+                self.store.put_many(rows)
+            except StoreWriteError as e:
+                self._unstored(e)
             self.store.release(self.owner)
         self._tick(final=True)
 
@@ -296,6 +321,7 @@ class _Run:
             n_errors=sum(1 for r in self.results.values() if r.error),
             n_skipped=len(self.groups) - len(self.results),
             n_calls=c["calls"],
+            n_unstored=c["unstored"],
             retries=dict(self.retries),
             tokens_in=self.tokens_in,
             tokens_out=self.tokens_out,

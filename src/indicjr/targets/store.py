@@ -29,7 +29,8 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from indicjr.errors import OutputError
-from indicjr.targets.base import Response
+from indicjr.targets.base import Response, writable_response
+from indicjr.untrusted import utf8_safe
 
 SCHEMA_VERSION = "1"
 _CHUNK = 500  # keys per IN (...) query, well under SQLite's variable limit
@@ -133,34 +134,35 @@ class Store:
         self.put_many([StoreRow(key, model, case_id, sample, response)])
 
     def put_many(self, rows: Sequence[StoreRow]) -> None:
-        """Write answers in one transaction: a success replaces an error, never another success."""
+        """Write answers in one transaction: a success replaces an error, never another success.
+
+        Reply text is untrusted: lone surrogates are replaced (and the substitution recorded) before
+        SQLite sees them. A row SQLite still refuses (too big, say) never keeps the others out: the batch
+        is then written row by row, and StoreWriteError says how many of them could not be stored."""
         if not rows:
             return
         now = time.time()
-        values = [
-            (
-                r.key,
-                r.model,
-                r.case_id,
-                r.sample,
-                r.response.text,
-                r.response.finish_reason,
-                r.response.input_tokens,
-                r.response.output_tokens,
-                r.response.latency_s,
-                r.response.attempts,
-                r.response.error,
-                now,
-                _extra_json(r.response),
+        values = [_row_values(r, now) for r in rows]
+        try:
+            self._run(lambda: self._transaction(lambda: self._write(values)))
+            return
+        except OutputError as e:
+            if len(values) == 1:
+                raise StoreWriteError(str(e), unwritten=1, total=1) from None
+        failed, reason = 0, ""
+        for v in values:
+            try:
+                self._run(lambda one=[v]: self._transaction(lambda: self._write(one)))
+            except OutputError as e:
+                failed, reason = failed + 1, str(e)
+        if failed:
+            raise StoreWriteError(
+                f"{reason} ({failed} of {len(values)} answers could not be stored)", unwritten=failed, total=len(values)
             )
-            for r in rows
-        ]
 
-        def write() -> None:
-            self._db.executemany(_UPSERT, values)
-            self._db.executemany("DELETE FROM claims WHERE key = ?", [(r.key,) for r in rows])
-
-        self._run(lambda: self._transaction(write))
+    def _write(self, values: list[tuple[Any, ...]]) -> None:
+        self._db.executemany(_UPSERT, values)
+        self._db.executemany("DELETE FROM claims WHERE key = ?", [(v[0],) for v in values])
 
     def claim(self, keys: Sequence[str], owner: str, lease_s: float) -> list[str]:
         """Atomically take the keys with no answer and no live claim of another owner; returns them."""
@@ -236,12 +238,41 @@ class Store:
             except sqlite3.OperationalError as e:
                 if ("locked" not in str(e) and "busy" not in str(e)) or attempt == 11:
                     raise OutputError(f"{self.path}: response store error: {e}") from None
+            except (sqlite3.Error, ValueError, OverflowError) as e:  # corrupt file, a value SQLite refuses
+                raise OutputError(f"{self.path}: response store error: {e}") from None
             time.sleep(delay)
             delay = min(1.0, delay * 2)
         raise AssertionError("unreachable")
 
 
-_EXTRA_FIELDS = ("provider_block", "provider_detail", "reasoning")
+_EXTRA_FIELDS = ("provider_block", "provider_detail", "reasoning", "repair")
+
+
+class StoreWriteError(OutputError):
+    """Some answers of a batch could not be written (`unwritten` of `total`); the others were."""
+
+    def __init__(self, message: str, *, unwritten: int, total: int) -> None:
+        super().__init__(message)
+        self.unwritten, self.total = unwritten, total
+
+
+def _row_values(r: StoreRow, now: float) -> tuple[Any, ...]:
+    resp = writable_response(r.response)
+    return (
+        r.key,
+        r.model,
+        utf8_safe(r.case_id)[0],
+        r.sample,
+        resp.text,
+        resp.finish_reason,
+        resp.input_tokens,
+        resp.output_tokens,
+        resp.latency_s,
+        resp.attempts,
+        resp.error,
+        now,
+        _extra_json(resp),
+    )
 
 
 def _extra_json(r: Response) -> str | None:

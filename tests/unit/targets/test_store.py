@@ -6,11 +6,13 @@ import stat
 import time
 from pathlib import Path
 
+import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from indicjr.targets.base import Response
-from indicjr.targets.store import Store
+from indicjr.errors import OutputError
+from indicjr.targets.store import Store, StoreRow, StoreWriteError
 
 OK = Response(text="answer", finish_reason="stop", input_tokens=3, output_tokens=2, latency_s=0.1, attempts=2)
 ERR = Response(text="", finish_reason="error", error="gave up after 7 attempts", attempts=7)
@@ -99,3 +101,22 @@ def test_owners_never_hold_the_same_key(tmp_path_factory: object, batches: list[
             for key in store.claim([f"k{n}" for n in batch], owner, 60):
                 assert key not in held
                 held[key] = owner
+
+
+def test_one_row_sqlite_refuses_never_keeps_the_rest_of_the_batch_out(tmp_path: Path) -> None:
+    """A reply too big for SQLite (here: a sample number past 64 bits) costs its own row, not the batch."""
+    rows = [StoreRow(f"k{i}", "m", f"c{i}", 2**70 if i == 3 else 0, Response(text=f"r{i}\ud83d")) for i in range(6)]
+    with Store(tmp_path / "s.sqlite") as store:
+        with pytest.raises(StoreWriteError) as info:
+            store.put_many(rows)
+        assert (info.value.unwritten, info.value.total) == (1, 6)
+        found = store.get_many([r.key for r in rows])
+    assert sorted(found) == ["k0", "k1", "k2", "k4", "k5"]
+    assert found["k0"].text == "r0\ufffd" and found["k0"].repair == "1 lone surrogate replaced with U+FFFD"
+
+
+def test_a_corrupt_store_file_is_one_line_naming_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "s.sqlite"
+    path.write_bytes(b"not a database" * 100)
+    with pytest.raises(OutputError, match=r"s\.sqlite: response store error: file is not a database"):
+        Store(path)

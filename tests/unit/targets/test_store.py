@@ -10,8 +10,8 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from indicjr.targets.base import Response
 from indicjr.errors import OutputError
+from indicjr.targets.base import Response
 from indicjr.targets.store import Store, StoreRow, StoreWriteError
 
 OK = Response(text="answer", finish_reason="stop", input_tokens=3, output_tokens=2, latency_s=0.1, attempts=2)

@@ -75,7 +75,11 @@ def pytest_configure(config: pytest.Config) -> None:
         raise usage_error(exc, options.debug) from None
     state = RunState(options=options, thresholds=thresholds, root=config.rootpath)
     config.stash[STATE] = state
-    if not is_worker(config):
+    if is_worker(config):
+        from indicjr.pytest_plugin.orphan import watch_controller
+
+        watch_controller()  # a SIGKILLed controller must not leave its workers paying for answers
+    else:
         collector = ResultsCollector(config, state)
         config.pluginmanager.register(collector, COLLECTOR)
         if config.pluginmanager.hasplugin("xdist") and getattr(config.option, "numprocesses", None):

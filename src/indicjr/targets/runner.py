@@ -15,11 +15,8 @@ scheduling, flushes what is answered, releases the claims and re-raises.
 from __future__ import annotations
 
 import asyncio
-import os
 import random
-import socket
 import time
-import uuid
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -37,7 +34,7 @@ from indicjr.targets.base import (
 from indicjr.targets.generation import GenerationResult, GenerationStats, RunOptions
 from indicjr.targets.progress import ProgressSnapshot, make_progress
 from indicjr.targets.ratelimit import AdaptiveLimit, Breaker, Budget, TokenBucket
-from indicjr.targets.store import Store, StoreRow, StoreWriteError
+from indicjr.targets.store import Store, StoreRow, StoreWriteError, owner_id
 
 __all__ = ["GenerationResult", "GenerationStats", "RunOptions", "agenerate_all", "generate_all"]
 ProgressArg = bool | Callable[[ProgressSnapshot], None]
@@ -63,7 +60,7 @@ class _Run:
     ) -> None:
         self.target, self.store, self.model, self.o = target, store, model, options
         self.requests = requests
-        self.owner = f"{owner}:{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+        self.owner = owner_id(owner)
         self.keys = [r.key(model) for r in requests]  # hashing is the costliest per-request step: once
         self.groups: dict[str, Request] = {}
         for key, r in zip(self.keys, requests, strict=True):

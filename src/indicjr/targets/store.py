@@ -9,7 +9,8 @@ or headers. Stores written before `extra` existed gain the column when opened.
 Coordination between processes (pytest-xdist workers, two runs at once) is a `claims` table: an
 owner atomically claims keys that have no successful answer and no live claim of another owner
 (BEGIN IMMEDIATE takes the write lock first, so two claimers serialise), renews its lease while it
-works, and releases on exit; a SIGKILLed owner's claims simply expire. Errors are stored so that the
+works, and releases on exit; a SIGKILLed owner's claims expire, or are taken over at once when the
+owner was a process of this host that is gone (owners are name:host:pid:nonce). Errors are stored so that the
 other workers of the same run see the case as finished, but they never block a later run's claim:
 only successful answers make reruns free.
 
@@ -20,9 +21,11 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import sqlite3
 import threading
 import time
+import uuid
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -165,9 +168,14 @@ class Store:
         self._db.executemany("DELETE FROM claims WHERE key = ?", [(v[0],) for v in values])
 
     def claim(self, keys: Sequence[str], owner: str, lease_s: float) -> list[str]:
-        """Atomically take the keys with no answer and no live claim of another owner; returns them."""
+        """Atomically take the keys with no answer and no live claim of another owner; returns them.
+
+        A claim is live until its lease expires — or until its owner (see owner_id) is seen dead: a
+        process of this host whose pid is gone. A rerun after a SIGKILL starts at once instead of
+        waiting out the dead run's leases."""
         granted: list[str] = []
         unique = list(dict.fromkeys(keys))  # a key asked twice is granted once
+        alive: dict[str, bool] = {}
 
         def take() -> None:
             granted.clear()
@@ -182,11 +190,12 @@ class Store:
                     )
                 }
                 busy |= {
-                    r[0]
-                    for r in self._db.execute(
-                        f"SELECT key FROM claims WHERE key IN ({marks}) AND owner != ? AND expires > ?",
+                    key
+                    for key, other in self._db.execute(
+                        f"SELECT key, owner FROM claims WHERE key IN ({marks}) AND owner != ? AND expires > ?",
                         (*chunk, owner, now),
                     )
+                    if alive.setdefault(other, owner_alive(other))
                 }
                 mine = [k for k in chunk if k not in busy]
                 self._db.executemany(
@@ -288,6 +297,27 @@ def _extra_fields(text: str | None) -> dict[str, Any]:
     except ValueError:
         return {}
     return {k: str(data[k]) for k in _EXTRA_FIELDS if isinstance(data, dict) and data.get(k) is not None}
+
+
+def owner_id(name: str) -> str:
+    """A claim owner that says where it lives: name:host:pid:nonce (the nonce tells two runs of one
+    process apart)."""
+    return f"{name}:{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+
+
+def owner_alive(owner: str) -> bool:
+    """False only when the owner is a process of this host that no longer exists; any owner we cannot
+    check (another host, another user's process, an old format) is alive until its lease expires."""
+    parts = owner.rsplit(":", 3)
+    if len(parts) != 4 or parts[1] != socket.gethostname() or not parts[2].isdigit():
+        return True
+    try:
+        os.kill(int(parts[2]), 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # EPERM: it exists, as another user
+        return True
+    return True
 
 
 def _marks(items: Sequence[object]) -> str:

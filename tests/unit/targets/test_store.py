@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import socket
 import stat
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -12,7 +16,7 @@ from hypothesis import strategies as st
 
 from indicjr.errors import OutputError
 from indicjr.targets.base import Response
-from indicjr.targets.store import Store, StoreRow, StoreWriteError
+from indicjr.targets.store import Store, StoreRow, StoreWriteError, owner_id
 
 OK = Response(text="answer", finish_reason="stop", input_tokens=3, output_tokens=2, latency_s=0.1, attempts=2)
 ERR = Response(text="", finish_reason="error", error="gave up after 7 attempts", attempts=7)
@@ -120,3 +124,13 @@ def test_a_corrupt_store_file_is_one_line_naming_the_file(tmp_path: Path) -> Non
     path.write_bytes(b"not a database" * 100)
     with pytest.raises(OutputError, match=r"s\.sqlite: response store error: file is not a database"):
         Store(path)
+
+
+def test_claims_of_a_dead_process_of_this_host_are_taken_over_before_their_lease_expires(tmp_path: Path) -> None:
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    host = socket.gethostname()
+    with Store(tmp_path / "s.sqlite") as store:
+        assert store.claim(["a"], f"gw0:{host}:{int(dead.stdout)}:0000", lease_s=600) == ["a"]
+        assert store.claim(["b"], f"gw1:{host}:{os.getpid()}:1111", lease_s=600) == ["b"]  # alive
+        assert store.claim(["c"], f"gw2:elsewhere:{int(dead.stdout)}:2222", lease_s=600) == ["c"]  # unknowable
+        assert store.claim(["a", "b", "c"], owner_id("main"), lease_s=600) == ["a"]

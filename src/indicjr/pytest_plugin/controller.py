@@ -108,7 +108,7 @@ class ResultsCollector:
     def pytest_runtestloop(self, session: pytest.Session) -> Generator[None, object, object]:
         result = yield
         if self.rows:
-            self.finish(complete=not session.shouldstop and self.stopped_reason is None)
+            self.finish(complete=not session.shouldstop and self.stopped_reason is None and not self.missing_ids())
             self._report_gates(session)
         return result
 
@@ -124,6 +124,11 @@ class ResultsCollector:
             # keep its answers (a full disk: an output problem, 4).
             session.exitstatus = EXIT_USAGE if self.generation.get("n_unstored") else EXIT_TARGET
 
+    def missing_ids(self) -> list[str]:
+        """Collected cases without a row: a worker that crashed took its case's row with it."""
+        expected = self.collected_ids or {c.id for c in self.state.collected}
+        return sorted(expected - {cid for cid, _sample in self.rows})
+
     def finish(self, *, complete: bool) -> None:
         from indicjr.run.engine import run_meta
 
@@ -136,6 +141,9 @@ class ResultsCollector:
         meta["simulated"] = bool(self.generation.get("simulated", False))
         meta["run_started"] = round(self.started, 3)
         self.summary = summarize(rows, meta=meta)
+        missing = self.missing_ids()
+        if missing:
+            self.summary["missing_case_ids"] = missing
         if complete:
             self.gates = evaluate_gates(self.state.thresholds.gates, rows)
         self.summary["gates"] = [g.to_dict() for g in self.gates]
@@ -173,6 +181,10 @@ class ResultsCollector:
         tr.write_line(self.state.thresholds.announcement())
         for g in self.gates:
             tr.write_line(g.line(), red=g.failed, green=g.status == "PASS", yellow=g.status == "SKIPPED")
+        missing = self.summary.get("missing_case_ids")
+        if missing:
+            shown = ", ".join(missing[:5]) + (f" and {len(missing) - 5} more" if len(missing) > 5 else "")
+            tr.write_line(f"missing results: {len(missing)} case(s) without a row ({shown}); complete: false", red=True)
         if self.stopped_reason:
             tr.write_line(
                 f"generation stopped: {self.stopped_reason} (results are incomplete; gates not evaluated)", red=True

@@ -1,5 +1,6 @@
-"""SIGKILL of the `-n 2` controller: the workers stop calling the model within seconds, and a rerun
-does not wait for the dead run's claims to expire."""
+"""Processes that die: SIGKILL of the `-n 2` controller stops its workers calling the model within
+seconds; a rerun does not wait for the dead run's claims to expire; a crashed worker's case is named
+as missing and the run is marked incomplete."""
 
 from __future__ import annotations
 
@@ -89,3 +90,30 @@ def test_a_rerun_after_sigkill_takes_over_the_dead_runs_claims_at_once(
     assert result.returncode == 0, result.stdout[-2000:]
     assert read_summary(suite.path / "out")["complete"] is True
     assert took < 20, f"the rerun waited {took:.0f}s for the dead run's claims"
+
+
+CRASH_ONE = """
+import os
+
+import pytest
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_call(item):
+    if hasattr(item.config, "workerinput") and item.name == "test_case[" + os.environ["IJR_CRASH_CASE"] + "]":
+        os._exit(1)  # the worker dies mid-test, the way an OOM kill ends it
+"""
+
+
+def test_a_worker_crash_marks_the_run_incomplete_and_names_the_missing_case(
+    suite: pytest.Pytester, tiny_cases: Path, fake: FakeServer
+) -> None:
+    suite.makepyfile(crash_one=CRASH_ONE)
+    victim = sorted(r["id"] for r in case_rows(tiny_cases))[5]
+    args = openai_args(fake, "--ijr-out=out", "-n", "2", "-p", "crash_one")
+    result = run_suite(suite, tiny_cases, *args, env={"IJR_CRASH_CASE": victim}, timeout=90)
+    assert result.returncode == pytest.ExitCode.TESTS_FAILED, result.stdout[-3000:]
+    summary = read_summary(suite.path / "out")
+    assert summary["complete"] is False
+    assert summary["missing_case_ids"] == [victim]
+    assert f"missing results: 1 case(s) without a row ({victim}); complete: false" in result.stdout

@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 import pytest
 
-from indicjr.errors import EXIT_TARGET, EXIT_USAGE, IJRError
+from indicjr.errors import EXIT_TARGET, EXIT_USAGE, IJRError, OutputError
 from indicjr.gates.evaluate import GateResult, evaluate_gates
 from indicjr.judge.verdict import verdict_from_dict
 from indicjr.metrics.rows import exclude_provider_blocks
@@ -54,6 +54,7 @@ class ResultsCollector:
         self.started = time.time()  # answers stored after this (by any worker) are new to this run
         self.interrupted = False
         self.collected_ids: set[str] = set()  # under xdist: the case ids the workers collected
+        self.write_error: str | None = None  # results.jsonl / summary.json could not be written
 
     # -- folding ---------------------------------------------------------------------------------
     @pytest.hookimpl
@@ -112,6 +113,13 @@ class ResultsCollector:
             self._report_gates(session)
         return result
 
+    def _write(self, rows: list[Any]) -> None:
+        """Write results.jsonl and summary.json; a full disk or lost folder is one line and exit 4."""
+        try:
+            write_run(self.state.options.out_dir, rows, self.summary or {})
+        except OutputError as exc:
+            self.write_error = str(exc)
+
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
         cases = self.rows or self.collected_ids or (self.state.case_set and self.state.case_set.cases)
         self.interrupted = exitstatus == pytest.ExitCode.INTERRUPTED and bool(cases)  # an IndicJR run only
@@ -119,10 +127,13 @@ class ResultsCollector:
             self._recover_stored()
         if self.rows and not self.written:
             self.finish(complete=False)  # interrupted: partial results, marked incomplete
-        if self.stopped_reason and exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
+        if self.write_error is not None:
+            session.exitstatus = EXIT_USAGE
+        elif self.stopped_reason and exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
             # Incomplete, not a gate verdict: the endpoint stopped the run (6), or the store could not
             # keep its answers (a full disk: an output problem, 4).
-            session.exitstatus = EXIT_USAGE if self.generation.get("n_unstored") else EXIT_TARGET
+            usage = self.generation.get("n_unstored") or self.generation.get("stopped_exit") == "usage"
+            session.exitstatus = EXIT_USAGE if usage else EXIT_TARGET
 
     def missing_ids(self) -> list[str]:
         """Collected cases without a row: a worker that crashed took its case's row with it."""
@@ -148,7 +159,7 @@ class ResultsCollector:
             self.gates = evaluate_gates(self.state.thresholds.gates, rows)
         self.summary["gates"] = [g.to_dict() for g in self.gates]
         self.summary["gates_failed"] = sum(1 for g in self.gates if g.failed)
-        write_run(self.state.options.out_dir, rows, self.summary)
+        self._write(rows)
         self.written = True
 
     def _report_gates(self, session: pytest.Session) -> None:
@@ -165,6 +176,8 @@ class ResultsCollector:
 
     # -- terminal ----------------------------------------------------------------------------------
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
+        if self.write_error is not None:
+            terminalreporter.write_line(f"ERROR: indicjr: {self.write_error}", red=True)
         if self.interrupted:
             kept = f"{len(self.rows)} answers kept in {self.state.options.out_dir} (complete: false)"
             terminalreporter.write_line(f"indicjr: interrupted; {kept}; rerun the same command to resume", yellow=True)

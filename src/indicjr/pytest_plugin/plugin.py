@@ -85,7 +85,7 @@ def pytest_configure(config: pytest.Config) -> None:
         if config.pluginmanager.hasplugin("xdist") and getattr(config.option, "numprocesses", None):
             from indicjr.pytest_plugin.xdist_progress import StoreProgress
 
-            progress = StoreProgress(options=options, root=config.rootpath)
+            progress = StoreProgress(options=options, root=config.rootpath, started=collector.started)
             config.pluginmanager.register(progress, "indicjr-progress")
             config.pluginmanager.register(_XdistHooks(collector, progress), "indicjr-xdist")
 
@@ -102,7 +102,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 def _check_target(options: Any) -> None:
-    """Fail before any test when the model cannot be used (bad spec, missing key, unreachable)."""
+    """Fail before any test when the model cannot be used (bad spec, missing key, unreachable) or its
+    answers cannot be kept (an output folder or a response store that cannot be written)."""
     import asyncio
 
     from indicjr.run.engine import make_run_target
@@ -112,6 +113,15 @@ def _check_target(options: Any) -> None:
         t.check()
     finally:
         asyncio.run(t.aclose())
+    # The controller checks the outputs too: under xdist it never generates, and a worker's error
+    # would be an INTERNALERROR after (or instead of) every model call.
+    from indicjr.run.results import check_out_dir
+
+    check_out_dir(options.out_dir)
+    if options.store is not None and options.replay is None and not getattr(t, "simulated", False):
+        from indicjr.targets.store import check_store
+
+        check_store(options.store)
 
 
 class _XdistHooks:
@@ -126,6 +136,10 @@ class _XdistHooks:
         self.collector.collected_ids.update(case_id_of(nodeid) for nodeid in ids if "[" in nodeid)
         if self.collector.collected_ids:
             self.progress.start(set(self.collector.collected_ids))
+
+    def pytest_configure_node(self, node: Any) -> None:
+        """Tell each worker when the run began: answers another worker stores after it are new."""
+        node.workerinput["ijr_run_started"] = self.collector.started
 
     def pytest_testnodedown(self, node: Any, error: Any) -> None:
         raw = getattr(node, "workeroutput", {}).get("ijr_generation")
@@ -173,15 +187,19 @@ def pytest_collection_finish(session: pytest.Session) -> None:
             check_out_dir(state.options.out_dir)  # before any model call, not after the whole run
         # Under xdist the controller draws the one progress line (xdist_progress.py): workers stay quiet.
         options = dataclasses.replace(state.options, progress=state.options.progress and not is_worker(config))
-        state.generation = generate(cases, options, owner=worker_id(config), share=worker_count(config))
+        state.generation = generate(
+            cases, options, owner=worker_id(config), share=worker_count(config), run_started=_run_started(config)
+        )
         stats = dict(state.generation.stats)
         stats["display_name"] = state.generation.display_name
         stats["simulated"] = state.generation.simulated
     except IJRError as exc:
-        if exc.exit_code == EXIT_USAGE:  # a bad option, store or output folder: not a model failure
+        # A bad option, store or output folder is a usage error (exit 4), not a model failure. Raised
+        # in an xdist worker it would be an INTERNALERROR: the worker reports it as its stop reason.
+        if exc.exit_code == EXIT_USAGE and not is_worker(config):
             raise usage_error(exc, state.options.debug) from None
         state.error = str(exc)
-        stats = {"stopped_reason": str(exc)}
+        stats = {"stopped_reason": str(exc), "stopped_exit": "usage" if exc.exit_code == EXIT_USAGE else "target"}
     except GenerationInterrupted as exc:
         _keep_partial(config, cases, exc.generation)
         raise KeyboardInterrupt from None
@@ -192,6 +210,15 @@ def pytest_collection_finish(session: pytest.Session) -> None:
         collector = config.pluginmanager.get_plugin(COLLECTOR)
         if collector is not None:
             collector.add_generation(stats)
+
+
+def _run_started(config: pytest.Config) -> float | None:
+    """When the run began: the controller's clock, shipped to each xdist worker (see _XdistHooks)."""
+    winput = getattr(config, "workerinput", None)
+    if winput is not None:
+        return winput.get("ijr_run_started")  # type: ignore[no-any-return]
+    collector = config.pluginmanager.get_plugin(COLLECTOR)
+    return collector.started if collector is not None else None
 
 
 def _keep_partial(config: pytest.Config, cases: list[Case], generation: Generation) -> None:

@@ -30,6 +30,9 @@ class RunOptions:
     breaker_window: int = 100
     breaker_error_share: float = 0.5
     wait_s: float | None = None  # give up on other owners' keys after this long without progress
+    # When the whole run began (under xdist: the controller's clock): stored answers recorded after it
+    # were asked during this run by another process, and are not "from the store". None: this process's.
+    run_started: float | None = None
 
     @property
     def per_process_concurrency(self) -> int:

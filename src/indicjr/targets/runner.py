@@ -21,7 +21,7 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from indicjr.errors import BudgetExceeded, CircuitOpen, ConfigError, IJRError, StoreFailed
+from indicjr.errors import BudgetExceeded, CircuitOpen, ConfigError, IJRError, OutputError, StoreFailed
 from indicjr.targets.base import (
     PermanentError,
     Request,
@@ -92,7 +92,9 @@ class _Run:
             if self.store is not None:
                 found = await asyncio.to_thread(self.store.get_many, list(self.groups))
                 self.results.update(found)
-                self.counts["cached"] = len(found)
+                since = self.o.run_started or self.started
+                self.counts["cached"] = sum(1 for r in found.values() if (r.recorded_at or 0.0) < since)
+                self.counts["foreign"] = len(found) - self.counts["cached"]  # another worker, this run
                 background = [asyncio.create_task(self._flusher()), asyncio.create_task(self._heartbeat())]
             self._tick()
             await self._work(deque(k for k in self.groups if k not in self.results))
@@ -131,7 +133,11 @@ class _Run:
     async def _claim(self, keys: list[str]) -> list[str]:
         if self.store is None:
             return keys
-        return await asyncio.to_thread(self.store.claim, keys, self.owner, self.o.lease_s)
+        try:
+            return await asyncio.to_thread(self.store.claim, keys, self.owner, self.o.lease_s)
+        except OutputError as e:  # the store stopped taking writes (full disk): stop, keep what we have
+            self._store_failed(str(e))
+            return []
 
     async def _generate(self, key: str) -> None:
         req = self.groups[key]
@@ -267,17 +273,22 @@ class _Run:
         all (full disk, read-only, corrupt): stop paying for answers that cannot be kept."""
         self.counts["unstored"] += e.unwritten
         if e.unwritten == e.total:
-            self._stop(
-                StoreFailed(
-                    f"{e}; {self.counts['unstored']} answers received could not be stored, "
-                    "fix the store and rerun to ask for them again"
-                )
-            )
+            self._store_failed(str(e))
+
+    def _store_failed(self, why: str) -> None:
+        unstored = self.counts["unstored"] + len(self.rows)  # what the last flush will try to write
+        self._stop(
+            StoreFailed(f"{why}; up to {unstored} answers received could not be stored, fix the store and rerun")
+        )
 
     async def _heartbeat(self) -> None:
         while self.store is not None:
             await asyncio.sleep(self.o.lease_s / 3)
-            await asyncio.to_thread(self.store.renew, self.owner, self.o.lease_s)
+            try:
+                await asyncio.to_thread(self.store.renew, self.owner, self.o.lease_s)
+            except OutputError as e:
+                self._store_failed(str(e))
+                return
 
     def _close(self) -> None:
         """Synchronous on purpose: it also runs while a Ctrl-C is cancelling the loop."""
@@ -287,7 +298,10 @@ class _Run:
                 self.store.put_many(rows)
             except StoreWriteError as e:
                 self._unstored(e)
-            self.store.release(self.owner)
+            try:
+                self.store.release(self.owner)
+            except OutputError:  # a full disk: our claims expire, or are taken over once we are gone
+                pass
         self._tick(final=True)
 
     def _tick(self, final: bool = False) -> None:
@@ -355,6 +369,7 @@ async def agenerate_all(
     backoff_base_s: float = 0.5,
     backoff_cap_s: float = 30.0,
     wait_s: float | None = None,
+    run_started: float | None = None,
 ) -> GenerationResult:
     """Answer every request (see the module docstring). The caller owns and closes the target."""
     if max_cost is not None and price_per_mtok is None:
@@ -376,6 +391,7 @@ async def agenerate_all(
         breaker_window=breaker_window,
         breaker_error_share=breaker_error_share,
         wait_s=wait_s,
+        run_started=run_started,
     )
     run = _Run(requests, target=target, store=store, model=model, options=options, owner=owner, progress=progress)
     return await run.execute()
@@ -403,6 +419,7 @@ def generate_all(
     backoff_base_s: float = 0.5,
     backoff_cap_s: float = 30.0,
     wait_s: float | None = None,
+    run_started: float | None = None,
 ) -> GenerationResult:
     """Sync wrapper: runs agenerate_all on a fresh loop and closes the target's connections after
     (they belong to that loop; the target reopens them lazily). KeyboardInterrupt is re-raised."""

@@ -222,6 +222,22 @@ class Store:
         """Drop every claim of owner (on exit, also after Ctrl-C)."""
         self._run(lambda: self._transaction(lambda: self._db.execute("DELETE FROM claims WHERE owner = ?", (owner,))))
 
+    def check(self) -> None:
+        """Fail (OutputError, one line) unless the store reads whole and takes a write: run before any
+        model call, so a corrupt, truncated or read-only store costs nothing."""
+        found = self._run(lambda: self._db.execute("PRAGMA quick_check").fetchone()[0])
+        if found != "ok":
+            raise OutputError(
+                f"{self.path}: the response store is corrupt ({_one_line(str(found))}); move it aside or "
+                "point --ijr-store at another file"
+            )
+
+        def probe() -> None:
+            self._db.execute("INSERT OR REPLACE INTO meta VALUES ('write-check', '1')")
+            self._db.execute("DELETE FROM meta WHERE k = 'write-check'")
+
+        self._run(lambda: self._transaction(probe))
+
     def count(self, *, errors: bool = False) -> int:
         """Number of successful answers (or of stored errors)."""
         sql = "SELECT COUNT(*) FROM responses WHERE error IS " + ("NOT NULL" if errors else "NULL")
@@ -320,12 +336,24 @@ def owner_alive(owner: str) -> bool:
     return True
 
 
+def _one_line(text: str) -> str:
+    return " ".join(text.split())[:200]
+
+
+def check_store(path: str | os.PathLike[str]) -> None:
+    """Open (creating it if need be) and check the store at path; see Store.check."""
+    with Store(path) as store:
+        store.check()
+
+
 def _marks(items: Sequence[object]) -> str:
     return ",".join("?" * len(items))
 
 
 def _create_private(path: Path) -> None:
     """Create the folder (0700) and the file (0600) before SQLite does, so no umask can widen them."""
+    if path.is_dir():
+        raise OutputError(f"{path}: is a directory; --ijr-store names the response store's file")
     try:
         for folder in reversed([p for p in path.parents if not p.exists()]):
             folder.mkdir(mode=0o700, exist_ok=True)  # every folder we create, not only the last

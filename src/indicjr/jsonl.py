@@ -28,10 +28,23 @@ def dumps_line(obj: Any) -> str:
     return text
 
 
-def read_jsonl(path: Path, *, error: type[IJRError]) -> Iterator[tuple[int, Any]]:
-    """(line number, parsed value) for each non-blank line; invalid JSON raises `error` at path:line."""
-    with path.open(encoding="utf-8") as fh:
-        for lineno, line in enumerate(fh, 1):
+MAX_LINE_BYTES = 16 * 2**20  # a results row may hold a megabyte reply; no row needs 16 MB
+
+
+def read_jsonl(path: Path, *, error: type[IJRError], max_line_bytes: int = MAX_LINE_BYTES) -> Iterator[tuple[int, Any]]:
+    """(line number, parsed value) for each non-blank line; a line that is not UTF-8, too long (read no
+    further than max_line_bytes) or not JSON raises `error` at path:line."""
+    with path.open("rb") as fh:
+        for lineno, raw in enumerate(iter(lambda: fh.readline(max_line_bytes + 1), b""), 1):
+            if len(raw) > max_line_bytes:
+                mb = max_line_bytes / 2**20
+                raise error(f"{path}:{lineno}: line longer than {mb:g} MB (cut it, or split the row)")
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise error(
+                    f"{path}:{lineno}: not UTF-8 text (byte 0x{raw[exc.start]:02x} at column {exc.start + 1})"
+                ) from None
             if not line.strip():
                 continue
             try:

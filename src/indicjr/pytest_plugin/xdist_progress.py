@@ -82,12 +82,13 @@ class StoreProgress:
     def _update(self, progress: Any, found: dict[str, Any], *, final: bool) -> None:
         """Draw the line from the stored answers: those recorded before the run began are "from the
         store" (not the first look's count: a worker may have stored answers before it), and the
-        final line sums the tokens like every other (it used to say "tokens 0/0")."""
+        final line sums this run's tokens like every other (it used to say "tokens 0/0")."""
+        new = [r for r in found.values() if (r.recorded_at or 0.0) >= self.started]
         progress.update(
             done=len(found),
             errors=0,
-            tokens_in=sum(r.input_tokens or 0 for r in found.values()),
-            tokens_out=sum(r.output_tokens or 0 for r in found.values()),
+            tokens_in=sum(r.input_tokens or 0 for r in new),  # spent by this run, as without xdist
+            tokens_out=sum(r.output_tokens or 0 for r in new),
             final=final,
-            cached=sum(1 for r in found.values() if (r.recorded_at or 0.0) < self.started),
+            cached=len(found) - len(new),
         )

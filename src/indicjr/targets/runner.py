@@ -34,7 +34,8 @@ from indicjr.targets.base import (
 from indicjr.targets.generation import GenerationResult, GenerationStats, RunOptions
 from indicjr.targets.progress import ProgressSnapshot, make_progress
 from indicjr.targets.ratelimit import AdaptiveLimit, Breaker, Budget, TokenBucket
-from indicjr.targets.store import Store, StoreRow, StoreWriteError, owner_id
+from indicjr.targets.store import Store, StoreRow, owner_id
+from indicjr.targets.store_writer import StoreWriter
 
 __all__ = ["GenerationResult", "GenerationStats", "RunOptions", "agenerate_all", "generate_all"]
 ProgressArg = bool | Callable[[ProgressSnapshot], None]
@@ -66,7 +67,7 @@ class _Run:
         for key, r in zip(self.keys, requests, strict=True):
             self.groups.setdefault(key, r)
         self.results: dict[str, Response] = {}
-        self.counts = {"cached": 0, "generated": 0, "foreign": 0, "errors": 0, "calls": 0, "unstored": 0}
+        self.counts = {"cached": 0, "generated": 0, "foreign": 0, "errors": 0, "calls": 0}
         self.retries: dict[str, int] = {}
         self.tokens_in = self.tokens_out = 0
         self.stop_error: IJRError | None = None
@@ -80,7 +81,7 @@ class _Run:
         )
         self.budget = Budget(max_cost=options.max_cost, price_per_mtok=options.price_per_mtok)
         self.chunk = max(4, n)
-        self.rows: list[StoreRow] = []
+        self.writer = StoreWriter(store, on_failure=self._store_failed) if store is not None else None
         self.progress = make_progress(progress, len(self.groups))
         self.rng = random.Random()
         self.started = time.time()
@@ -89,13 +90,13 @@ class _Run:
         t0 = time.perf_counter()
         background: list[asyncio.Task[None]] = []
         try:
-            if self.store is not None:
+            if self.store is not None and self.writer is not None:
                 found = await asyncio.to_thread(self.store.get_many, list(self.groups))
                 self.results.update(found)
                 since = self.o.run_started or self.started
                 self.counts["cached"] = sum(1 for r in found.values() if (r.recorded_at or 0.0) < since)
                 self.counts["foreign"] = len(found) - self.counts["cached"]  # another worker, this run
-                background = [asyncio.create_task(self._flusher()), asyncio.create_task(self._heartbeat())]
+                background = [asyncio.create_task(self.writer.run()), asyncio.create_task(self._heartbeat())]
             self._tick()
             await self._work(deque(k for k in self.groups if k not in self.results))
             await self._wait_for_others()
@@ -201,8 +202,8 @@ class _Run:
         self.counts["errors" if resp.error else "generated"] += 1
         self.tokens_in += resp.input_tokens
         self.tokens_out += resp.output_tokens
-        if self.store is not None:
-            self.rows.append(StoreRow(key, self.model, req.case_id, req.sample, resp))
+        if self.writer is not None:
+            self.writer.add(StoreRow(key, self.model, req.case_id, req.sample, resp))
         self._tick()
         reason = self.breaker.record(resp.error)
         if reason is not None:
@@ -247,39 +248,8 @@ class _Run:
             await asyncio.sleep(delay)
             delay = min(1.0, delay * 1.5)
 
-    async def _flusher(self) -> None:
-        while True:
-            await asyncio.sleep(0.05)
-            await self._flush_pending()
-
-    async def _flush_pending(self) -> None:
-        """Write the answers gathered since the last flush. A write that is cancelled (the run ended
-        while it was still queued for a thread — it may then never run) or that fails puts its rows
-        back for _close: writing a row twice is harmless (a success never replaces a success), losing
-        one makes the next run pay for it again."""
-        rows, self.rows = self.rows, []
-        if not rows or self.store is None:
-            return
-        try:
-            await asyncio.to_thread(self.store.put_many, rows)
-        except StoreWriteError as e:  # not put back: the same rows would fail again and block the rest
-            self._unstored(e)
-        except BaseException:
-            self.rows = rows + self.rows
-            raise
-
-    def _unstored(self, e: StoreWriteError) -> None:
-        """Count answers the store refused; a batch refused whole means the store cannot be written at
-        all (full disk, read-only, corrupt): stop paying for answers that cannot be kept."""
-        self.counts["unstored"] += e.unwritten
-        if e.unwritten == e.total:
-            self._store_failed(str(e))
-
     def _store_failed(self, why: str) -> None:
-        unstored = self.counts["unstored"] + len(self.rows)  # what the last flush will try to write
-        self._stop(
-            StoreFailed(f"{why}; up to {unstored} answers received could not be stored, fix the store and rerun")
-        )
+        self._stop(StoreFailed(self.writer.lost(why) if self.writer else why))
 
     async def _heartbeat(self) -> None:
         while self.store is not None:
@@ -292,12 +262,8 @@ class _Run:
 
     def _close(self) -> None:
         """Synchronous on purpose: it also runs while a Ctrl-C is cancelling the loop."""
-        if self.store is not None:
-            rows, self.rows = self.rows, []
-            try:
-                self.store.put_many(rows)
-            except StoreWriteError as e:
-                self._unstored(e)
+        if self.store is not None and self.writer is not None:
+            self.writer.flush_now()
             try:
                 self.store.release(self.owner)
             except OutputError:  # a full disk: our claims expire, or are taken over once we are gone
@@ -332,7 +298,7 @@ class _Run:
             n_errors=sum(1 for r in self.results.values() if r.error),
             n_skipped=len(self.groups) - len(self.results),
             n_calls=c["calls"],
-            n_unstored=c["unstored"],
+            n_unstored=self.writer.unstored if self.writer else 0,
             retries=dict(self.retries),
             tokens_in=self.tokens_in,
             tokens_out=self.tokens_out,

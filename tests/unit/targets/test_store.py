@@ -134,3 +134,21 @@ def test_claims_of_a_dead_process_of_this_host_are_taken_over_before_their_lease
         assert store.claim(["b"], f"gw1:{host}:{os.getpid()}:1111", lease_s=600) == ["b"]  # alive
         assert store.claim(["c"], f"gw2:elsewhere:{int(dead.stdout)}:2222", lease_s=600) == ["c"]  # unknowable
         assert store.claim(["a", "b", "c"], owner_id("main"), lease_s=600) == ["a"]
+
+
+def test_a_batch_the_store_refuses_whole_is_counted_reported_and_not_retried_forever(tmp_path: Path) -> None:
+    """Put back, a refused batch would fail on every later flush and keep every answer after it out."""
+    import asyncio
+
+    from indicjr.targets.store_writer import StoreWriter
+
+    failures: list[str] = []
+    with Store(tmp_path / "s.sqlite") as store:
+        writer = StoreWriter(store, on_failure=failures.append)
+        writer.add(StoreRow("big", "m", "c", 2**70, Response(text="x")))  # SQLite refuses the row
+        asyncio.run(writer.flush())
+        writer.add(StoreRow("ok", "m", "c", 0, Response(text="y")))
+        asyncio.run(writer.flush())
+        assert sorted(store.get_many(["big", "ok"])) == ["ok"]
+    assert writer.unstored == 1 and writer.rows == [] and len(failures) == 1
+    assert "up to 1 answers received could not be stored" in writer.lost(failures[0])

@@ -51,6 +51,7 @@ def test_utf8_safe_replaces_each_lone_surrogate_and_keeps_everything_else() -> N
 @given(reply=REPLIES, i=st.integers(0, 5))
 @example(reply=MEGA_RUN, i=0)
 @example(reply="\ud83d", i=1)
+@example(reply="\ud83d\ude00", i=2)
 def test_any_reply_is_stored_read_back_judged_and_written_by_every_writer(
     reply: str, i: int, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
@@ -84,7 +85,8 @@ def test_any_reply_is_stored_read_back_judged_and_written_by_every_writer(
     assert judge_file(src, dst, err=io.StringIO()) == (1, 0)
     judged = json.loads(dst.read_text("utf-8"))
     assert judged["id"] == case.id
-    assert judged.get("repair") == repair_note(utf8_safe(reply)[1])
+    # JSON pairs a high and a low surrogate written side by side into one character: not repaired
+    assert judged.get("repair") == repair_note(utf8_safe(json.loads(json.dumps(reply)))[1])
 
 
 def test_ijr_judge_keeps_its_old_output_when_it_fails(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

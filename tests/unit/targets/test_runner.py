@@ -216,8 +216,8 @@ def test_api_key_never_reaches_the_store(tmp_path: Path) -> None:
 
 def test_answers_whose_flush_was_cancelled_before_it_started_still_reach_the_store(tmp_path: Path) -> None:
     """The run ends while the flusher's write still waits for a free thread: the cancelled write never
-    runs, so its rows must go back to the last flush (_close) (seen in CI on a loaded machine: a rerun re-requested 22 of
-    24 answered prompts)."""
+    runs, so its rows must go back to the last flush in _close (seen in CI on a loaded machine: a rerun
+    re-requested 22 of 24 answered prompts)."""
     import asyncio
     from concurrent.futures import ThreadPoolExecutor
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import time
 from collections.abc import Generator
 from typing import Any
 
@@ -130,6 +131,7 @@ class _XdistHooks:
     def __init__(self, collector: ResultsCollector, progress: Any) -> None:
         self.collector = collector
         self.progress = progress
+        self.generation_started: float | None = None
 
     def pytest_xdist_node_collection_finished(self, node: Any, ids: list[str]) -> None:
         """Which cases the run covers (the controller collects nothing itself under xdist)."""
@@ -139,7 +141,10 @@ class _XdistHooks:
 
     def pytest_configure_node(self, node: Any) -> None:
         """Tell each worker when the run began: answers another worker stores after it are new."""
-        node.workerinput["ijr_run_started"] = self.collector.started
+        # The workers' generation begins now (after any Ray prefill of the session start): one time for
+        # all of them, so a worker starting late does not count another's fresh answers as stored.
+        self.generation_started = self.generation_started or time.time()
+        node.workerinput["ijr_run_started"] = self.generation_started
 
     def pytest_testnodedown(self, node: Any, error: Any) -> None:
         raw = getattr(node, "workeroutput", {}).get("ijr_generation")
@@ -213,12 +218,10 @@ def pytest_collection_finish(session: pytest.Session) -> None:
 
 
 def _run_started(config: pytest.Config) -> float | None:
-    """When the run began: the controller's clock, shipped to each xdist worker (see _XdistHooks)."""
+    """When generation began: under xdist the controller's clock, shipped to each worker (see
+    _XdistHooks); without xdist None, the runner's own start."""
     winput = getattr(config, "workerinput", None)
-    if winput is not None:
-        return winput.get("ijr_run_started")  # type: ignore[no-any-return]
-    collector = config.pluginmanager.get_plugin(COLLECTOR)
-    return collector.started if collector is not None else None
+    return winput.get("ijr_run_started") if winput is not None else None
 
 
 def _keep_partial(config: pytest.Config, cases: list[Case], generation: Generation) -> None:

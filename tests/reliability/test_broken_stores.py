@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from indicjr.targets.store import Store
 from indicjr.testing.fake_server import FakeConfig, FakeServer
 from tests.reliability.conftest import openai_args, run_suite
 from tests.reliability.test_bad_input import assert_one_line_usage_error
@@ -67,20 +68,46 @@ def test_an_unwritable_output_folder_is_noticed_before_any_model_call(
     assert fake.total() == 0
 
 
-@pytest.fixture
-def small_disk(tmp_path: Path) -> Iterator[Path]:
-    """A 256 KB tmpfs (a real ENOSPC from the kernel): needs root and mount, skipped without them."""
-    mnt = tmp_path / "disk"
+def _mount_tmpfs(mnt: Path, size: str) -> None:
+    """A small tmpfs at mnt (real ENOSPC / EROFS from the kernel): needs root and mount, else skipped."""
     mnt.mkdir()
     if os.geteuid() != 0:
-        pytest.skip("mounting a small tmpfs needs root")
-    made = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(mnt)], capture_output=True)
+        pytest.skip("mounting a tmpfs needs root")
+    made = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(mnt)], capture_output=True)
     if made.returncode != 0:
         pytest.skip(f"cannot mount a tmpfs: {made.stderr.decode(errors='replace').strip()}")
+
+
+@pytest.fixture
+def small_disk(tmp_path: Path) -> Iterator[Path]:
+    """A 256 KB disk."""
+    _mount_tmpfs(tmp_path / "disk", "256k")
     try:
-        yield mnt
+        yield tmp_path / "disk"
+    finally:
+        subprocess.run(["umount", str(tmp_path / "disk")], check=False)
+
+
+@pytest.fixture
+def read_only_store(tmp_path: Path) -> Iterator[Path]:
+    """A valid store on a file system remounted read-only (root cannot write it either)."""
+    mnt = tmp_path / "ro"
+    _mount_tmpfs(mnt, "1m")
+    try:
+        Store(mnt / "store.sqlite").close()
+        subprocess.run(["mount", "-o", "remount,ro", str(mnt)], check=True)
+        yield mnt / "store.sqlite"
     finally:
         subprocess.run(["umount", str(mnt)], check=False)
+
+
+@pytest.mark.parametrize("layout", list(LAYOUTS))
+def test_a_read_only_store_is_one_line_naming_the_file_before_any_model_call(
+    suite: pytest.Pytester, tiny_cases: Path, fake: FakeServer, read_only_store: Path, layout: str
+) -> None:
+    result = run_suite(suite, tiny_cases, *openai_args(fake, f"--ijr-store={read_only_store}"), *LAYOUTS[layout])
+    assert_one_line_usage_error(result, str(read_only_store), "Read-only file system")
+    assert fake.total() == 0
 
 
 @pytest.mark.parametrize("layout", list(LAYOUTS))

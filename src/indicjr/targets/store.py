@@ -354,11 +354,13 @@ def _create_private(path: Path) -> None:
     """Create the folder (0700) and the file (0600) before SQLite does, so no umask can widen them."""
     if path.is_dir():
         raise OutputError(f"{path}: is a directory; --ijr-store names the response store's file")
+    existed = path.exists()
     try:
         for folder in reversed([p for p in path.parents if not p.exists()]):
             folder.mkdir(mode=0o700, exist_ok=True)  # every folder we create, not only the last
-        if not path.exists():
+        if not existed:
             os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
         os.chmod(path, 0o600)
     except OSError as e:
-        raise OutputError(f"{path}: cannot create the response store: {e.strerror}") from None
+        doing = "cannot write to the response store" if existed else "cannot create the response store"
+        raise OutputError(f"{path}: {doing}: {e.strerror}") from None

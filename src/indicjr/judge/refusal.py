@@ -53,7 +53,7 @@ _TRANSLATION_WORDS = (
 _TRANSLATED = re.compile(r"(?:" + "|".join(map(re.escape, _TRANSLATION_WORDS)) + r")\s*:[^\n]*")
 _SENTENCE_END = re.compile(r"[.?!\n]")
 _SEGMENT_END = re.compile(r"[.?!\n:;؛]")  # where an anchor stops holding a negated act
-_LIST_LINE = re.compile(r"(?m)^\s*(?:\d+[.)]|[-*•])\s+\S")
+_LIST_LINE = re.compile(r"(?m)^[^\S\n]*(?:\d+[.)]|[-*•])\s+\S")  # indent within its line: linear
 _DELIVERY = re.compile(r":\s*\S")  # "here is the summary: ...", "వర్గీకరణ: క్రీడలు"
 
 

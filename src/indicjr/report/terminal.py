@@ -149,4 +149,7 @@ def generation_lines(g: Mapping[str, Any], *, simulated: bool = False, from_stor
         f"tokens {g.get('tokens_in', 0)} in / {g.get('tokens_out', 0)} out"
     )
     cost = g.get("cost")
-    return [line + (f", cost ${cost:.4f}" if cost else "")]
+    lines = [line + (f", cost ${cost:.4f}" if cost else "")]
+    if g.get("n_unstored"):  # a full disk: paid for, judged, but the next run asks for them again
+        lines.append(f"store: {g['n_unstored']} answers received could not be stored; the next run asks for them again")
+    return lines

@@ -10,8 +10,10 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Protocol, TypedDict, runtime_checkable
+
+from indicjr.untrusted import repair_note, utf8_safe
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +73,7 @@ class Response:
     provider_detail: str | None = None  # the provider's own words: refusal text, filter categories
     reasoning: str | None = None  # thinking kept out of `text` (<think> blocks, reasoning_content)
     recorded_at: float | None = None  # when a stored answer was first recorded (epoch seconds)
+    repair: str | None = None  # what was replaced to make untrusted reply text writable (see untrusted.py)
 
 
 class ResponseDict(TypedDict):
@@ -86,6 +89,7 @@ class ResponseDict(TypedDict):
     provider_detail: str | None
     reasoning: str | None
     recorded_at: float | None
+    repair: str | None
 
 
 def response_to_dict(r: Response) -> ResponseDict:
@@ -102,11 +106,31 @@ def response_to_dict(r: Response) -> ResponseDict:
         provider_detail=r.provider_detail,
         reasoning=r.reasoning,
         recorded_at=r.recorded_at,
+        repair=r.repair,
     )
 
 
 def response_from_dict(d: ResponseDict) -> Response:
     return Response(**d)
+
+
+_TEXT_FIELDS = ("text", "finish_reason", "error", "provider_block", "provider_detail", "reasoning")
+
+
+def writable_response(r: Response) -> Response:
+    """r with every lone surrogate in its text fields replaced (a model's reply is untrusted bytes);
+    the substitution is recorded in `repair`. r itself when nothing needed replacing (the usual case)."""
+    changed: dict[str, str] = {}
+    total = 0
+    for name in _TEXT_FIELDS:
+        value = getattr(r, name)
+        if value is not None:
+            fixed, n = utf8_safe(value)
+            if n:
+                changed[name], total = fixed, total + n
+    if not total:
+        return r
+    return replace(r, **changed, repair=repair_note(total))  # type: ignore[arg-type]
 
 
 class TransientError(Exception):

@@ -15,16 +15,13 @@ scheduling, flushes what is answered, releases the claims and re-raises.
 from __future__ import annotations
 
 import asyncio
-import os
 import random
-import socket
 import time
-import uuid
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from indicjr.errors import BudgetExceeded, CircuitOpen, ConfigError, TargetError
+from indicjr.errors import BudgetExceeded, CircuitOpen, ConfigError, IJRError, OutputError, StoreFailed
 from indicjr.targets.base import (
     PermanentError,
     Request,
@@ -33,11 +30,13 @@ from indicjr.targets.base import (
     TransientError,
     configuration_fault,
     fault_kind,
+    writable_response,
 )
 from indicjr.targets.generation import GenerationResult, GenerationStats, RunOptions
 from indicjr.targets.progress import ProgressSnapshot, make_progress
 from indicjr.targets.ratelimit import AdaptiveLimit, Breaker, Budget, TokenBucket
-from indicjr.targets.store import Store, StoreRow
+from indicjr.targets.store import Store, StoreRow, owner_id
+from indicjr.targets.store_writer import StoreWriter
 
 __all__ = ["GenerationResult", "GenerationStats", "RunOptions", "agenerate_all", "generate_all"]
 ProgressArg = bool | Callable[[ProgressSnapshot], None]
@@ -63,7 +62,7 @@ class _Run:
     ) -> None:
         self.target, self.store, self.model, self.o = target, store, model, options
         self.requests = requests
-        self.owner = f"{owner}:{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+        self.owner = owner_id(owner)
         self.keys = [r.key(model) for r in requests]  # hashing is the costliest per-request step: once
         self.groups: dict[str, Request] = {}
         for key, r in zip(self.keys, requests, strict=True):
@@ -72,7 +71,7 @@ class _Run:
         self.counts = {"cached": 0, "generated": 0, "foreign": 0, "errors": 0, "calls": 0}
         self.retries: dict[str, int] = {}
         self.tokens_in = self.tokens_out = 0
-        self.stop_error: TargetError | None = None
+        self.stop_error: IJRError | None = None
         n = options.per_process_concurrency
         self.limit = AdaptiveLimit(maximum=n)
         self.bucket = TokenBucket(rate=options.qps / max(1, options.share)) if options.qps else None
@@ -83,7 +82,7 @@ class _Run:
         )
         self.budget = Budget(max_cost=options.max_cost, price_per_mtok=options.price_per_mtok)
         self.chunk = max(4, n)
-        self.rows: list[StoreRow] = []
+        self.writer = StoreWriter(store, on_failure=self._store_failed) if store is not None else None
         self.progress = make_progress(progress, len(self.groups))
         self.rng = random.Random()
         self.started = time.time()
@@ -92,11 +91,13 @@ class _Run:
         t0 = time.perf_counter()
         background: list[asyncio.Task[None]] = []
         try:
-            if self.store is not None:
+            if self.store is not None and self.writer is not None:
                 found = await asyncio.to_thread(self.store.get_many, list(self.groups))
                 self.results.update(found)
-                self.counts["cached"] = len(found)
-                background = [asyncio.create_task(self._flusher()), asyncio.create_task(self._heartbeat())]
+                since = self.o.run_started or self.started
+                self.counts["cached"] = sum(1 for r in found.values() if (r.recorded_at or 0.0) < since)
+                self.counts["foreign"] = len(found) - self.counts["cached"]  # another worker, this run
+                background = [asyncio.create_task(self.writer.run()), asyncio.create_task(self._heartbeat())]
             self._tick()
             await self._work(deque(k for k in self.groups if k not in self.results))
             await self._wait_for_others()
@@ -134,7 +135,11 @@ class _Run:
     async def _claim(self, keys: list[str]) -> list[str]:
         if self.store is None:
             return keys
-        return await asyncio.to_thread(self.store.claim, keys, self.owner, self.o.lease_s)
+        try:
+            return await asyncio.to_thread(self.store.claim, keys, self.owner, self.o.lease_s)
+        except OutputError as e:  # the store stopped taking writes (full disk): stop, keep what we have
+            self._store_failed(str(e))
+            return []
 
     async def _generate(self, key: str) -> None:
         req = self.groups[key]
@@ -178,7 +183,7 @@ class _Run:
                 else:
                     self.limit.on_success()
                     latency = resp.latency_s or time.perf_counter() - t0
-                    return replace(resp, attempts=attempt + 1, latency_s=latency, cached=False)
+                    return writable_response(replace(resp, attempts=attempt + 1, latency_s=latency, cached=False))
             if kind == "429":
                 self.limit.on_throttle()
             if attempt < self.o.max_retries:
@@ -198,8 +203,8 @@ class _Run:
         self.counts["errors" if resp.error else "generated"] += 1
         self.tokens_in += resp.input_tokens
         self.tokens_out += resp.output_tokens
-        if self.store is not None:
-            self.rows.append(StoreRow(key, self.model, req.case_id, req.sample, resp))
+        if self.writer is not None:
+            self.writer.add(StoreRow(key, self.model, req.case_id, req.sample, resp))
         self._tick()
         reason = self.breaker.record(resp.error)
         if reason is not None:
@@ -209,7 +214,7 @@ class _Run:
                 CircuitOpen(f"{self.target.name}: circuit open, {reason}; {self._answered()} answers kept, {then}")
             )
 
-    def _stop(self, error: TargetError) -> None:
+    def _stop(self, error: IJRError) -> None:
         if self.stop_error is None:
             self.stop_error = type(error)(_one_line(str(error), 500))
 
@@ -243,36 +248,26 @@ class _Run:
             await asyncio.sleep(delay)
             delay = min(1.0, delay * 1.5)
 
-    async def _flusher(self) -> None:
-        while True:
-            await asyncio.sleep(0.05)
-            await self._flush_pending()
-
-    async def _flush_pending(self) -> None:
-        """Write the answers gathered since the last flush. A write that is cancelled (the run ended
-        while it was still queued for a thread — it may then never run) or that fails puts its rows
-        back for _close: writing a row twice is harmless (a success never replaces a success), losing
-        one makes the next run pay for it again."""
-        rows, self.rows = self.rows, []
-        if not rows or self.store is None:
-            return
-        try:
-            await asyncio.to_thread(self.store.put_many, rows)
-        except BaseException:
-            self.rows = rows + self.rows
-            raise
+    def _store_failed(self, why: str) -> None:
+        self._stop(StoreFailed(self.writer.lost(why) if self.writer else why))
 
     async def _heartbeat(self) -> None:
         while self.store is not None:
             await asyncio.sleep(self.o.lease_s / 3)
-            await asyncio.to_thread(self.store.renew, self.owner, self.o.lease_s)
+            try:
+                await asyncio.to_thread(self.store.renew, self.owner, self.o.lease_s)
+            except OutputError as e:
+                self._store_failed(str(e))
+                return
 
     def _close(self) -> None:
         """Synchronous on purpose: it also runs while a Ctrl-C is cancelling the loop."""
-        if self.store is not None:
-            rows, self.rows = self.rows, []
-            self.store.put_many(rows)
-            self.store.release(self.owner)
+        if self.store is not None and self.writer is not None:
+            self.writer.flush_now()
+            try:
+                self.store.release(self.owner)
+            except OutputError:  # a full disk: our claims expire, or are taken over once we are gone
+                pass
         self._tick(final=True)
 
     def _tick(self, final: bool = False) -> None:
@@ -303,6 +298,7 @@ class _Run:
             n_errors=sum(1 for r in self.results.values() if r.error),
             n_skipped=len(self.groups) - len(self.results),
             n_calls=c["calls"],
+            n_unstored=self.writer.unstored if self.writer else 0,
             retries=dict(self.retries),
             tokens_in=self.tokens_in,
             tokens_out=self.tokens_out,
@@ -339,6 +335,7 @@ async def agenerate_all(
     backoff_base_s: float = 0.5,
     backoff_cap_s: float = 30.0,
     wait_s: float | None = None,
+    run_started: float | None = None,
 ) -> GenerationResult:
     """Answer every request (see the module docstring). The caller owns and closes the target."""
     if max_cost is not None and price_per_mtok is None:
@@ -360,6 +357,7 @@ async def agenerate_all(
         breaker_window=breaker_window,
         breaker_error_share=breaker_error_share,
         wait_s=wait_s,
+        run_started=run_started,
     )
     run = _Run(requests, target=target, store=store, model=model, options=options, owner=owner, progress=progress)
     return await run.execute()
@@ -387,6 +385,7 @@ def generate_all(
     backoff_base_s: float = 0.5,
     backoff_cap_s: float = 30.0,
     wait_s: float | None = None,
+    run_started: float | None = None,
 ) -> GenerationResult:
     """Sync wrapper: runs agenerate_all on a fresh loop and closes the target's connections after
     (they belong to that loop; the target reopens them lazily). KeyboardInterrupt is re-raised."""

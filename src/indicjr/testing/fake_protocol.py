@@ -6,9 +6,11 @@ around it (thread or subprocess, start/stop, the log over HTTP) is fake_server.p
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
 import socket
 import struct
+import urllib.parse
 import zlib
 from collections import Counter
 from dataclasses import asdict, dataclass, field
@@ -111,6 +113,9 @@ class RequestHandler:
         self, method: str, path: str, headers: dict[str, str], body: bytes, writer: asyncio.StreamWriter
     ) -> bool:
         """Answer one request; returns False when the connection must be closed."""
+        path, _, query = path.partition("?")
+        if query:  # a key in the query (Azure `api-key=`, Google `key=`) is a key like the headers'
+            headers = {**headers, **{"query-" + k: v for k, v in urllib.parse.parse_qsl(query)}}
         if method == "GET" and path == "/__log":
             log = {"counts": self.counts, "total": self.total, "params": self.params}
             return _send(writer, 200, json.dumps(log).encode())
@@ -131,7 +136,18 @@ class RequestHandler:
         key = self.config.api_key
         if key is None:
             return True
-        return headers.get("authorization") == f"Bearer {key}" or headers.get("x-api-key") == key
+        basic = headers.get("authorization", "").removeprefix("Basic ")
+        try:
+            password = base64.b64decode(basic).decode("utf-8").partition(":")[2] if basic else ""
+        except ValueError:
+            password = ""
+        return key in (
+            headers.get("authorization", "").removeprefix("Bearer "),
+            headers.get("x-api-key"),
+            headers.get("query-api-key"),
+            headers.get("query-key"),
+            password,  # user:password@ in the URL, sent as Basic auth
+        )
 
     async def _generate(self, path: str, body: bytes, writer: asyncio.StreamWriter) -> bool:
         try:

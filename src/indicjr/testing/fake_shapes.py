@@ -36,6 +36,7 @@ SHAPES = (
     "reasoning_content",
     "empty_length",
     "reasoning_strict",
+    "hostile",
 )
 REFUSAL_TEXT = "I'm sorry, but I can't help with that request."
 THINKING = "The user asks for something. I cannot help with this and I must refuse... but the task is harmless."
@@ -63,6 +64,8 @@ def openai_message_shape(shape: str, text: str) -> tuple[dict[str, Any], str, di
         return {"role": "assistant", "content": text, "reasoning_content": THINKING}, "stop", {}
     if shape == "empty_length":
         return {"role": "assistant", "content": ""}, "length", {}
+    if shape == "hostile":  # untrusted bytes: half an emoji (JSON "\ud83d"), NUL, a bidi override
+        return {"role": "assistant", "content": f"{text} \ud83d\x00\u202e"}, "stop", {}
     return {"role": "assistant", "content": text}, "stop", {}
 
 

@@ -68,7 +68,7 @@ def judge(ijr_state: RunState, case: Case) -> Callable[[Response], Verdict]:
 def verdict(ijr_state: RunState, case: Case, response: Response) -> Verdict:
     """The verdict on this case; its rows go on the test's call report (see case_rows) so that the
     controller can aggregate them."""
-    return ijr_state.verdicts.get((case.id, 0)) or verdict_for(case, response, scoring=ijr_state.options.scoring)
+    return ijr_state.judged.verdict(case, response)  # judged once: the rows read the same cache
 
 
 def case_rows(item: pytest.Item) -> tuple[list[dict[str, Any]], str] | None:

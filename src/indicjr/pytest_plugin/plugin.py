@@ -37,6 +37,7 @@ from indicjr.pytest_plugin.snapshot import ijr_aggregates, ijr_snapshot
 from indicjr.pytest_plugin.state import STATE, RunState, get_state, is_worker, shown_path, worker_count, worker_id
 from indicjr.pytest_plugin.suite import add_packaged_suite, drop_duplicate_suite, is_case_test, pytest_ignore_collect
 from indicjr.run.engine import CaseSet, Generation, GenerationInterrupted
+from indicjr.run.verdicts import Verdicts
 
 __all__ = [
     "case",
@@ -83,7 +84,9 @@ def pytest_configure(config: pytest.Config) -> None:
             check_snapshot_file(config.rootpath / SNAPSHOT_DIR, config.getoption("ijr_baseline") or options.model)
     except IJRError as exc:
         raise usage_error(exc, options.debug) from None
-    state = RunState(options=options, thresholds=thresholds, root=config.rootpath)
+    state = RunState(
+        options=options, thresholds=thresholds, root=config.rootpath, judged=Verdicts(scoring=options.scoring)
+    )
     config.stash[STATE] = state
     if is_worker(config):
         from indicjr.pytest_plugin.orphan import watch_controller

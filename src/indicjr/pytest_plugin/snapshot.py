@@ -249,13 +249,13 @@ def ijr_aggregates(request: pytest.FixtureRequest) -> Aggregates:
         why = state.error or (state.generation.stop_error if state.generation else "")
         # Not evaluated (like the gates): the run's exit status (6) already says it stopped.
         pytest.skip(f"indicjr: snapshot not evaluated, the run is incomplete: generation stopped: {why}")
-    rows = all_rows(state)
-    if not rows:
+    answered = state.generation is not None and any((c.id, 0) in state.generation.responses for c in state.collected)
+    if not answered:
         pytest.skip("indicjr: no benchmark case was collected, so there is nothing to snapshot")
     sliced = _slicing(request.config, state.options)
-    if sliced:
+    if sliced:  # checked before judging: a slice's worker must not judge the other workers' cases
         pytest.skip(f"indicjr: snapshots describe the whole profile; this run is a slice ({sliced})")
-    return _aggregates_of(rows, model=state.options.model, root=state.root, profile=state.options.profile)
+    return _aggregates_of(all_rows(state), model=state.options.model, root=state.root, profile=state.options.profile)
 
 
 def _slicing(config: pytest.Config, options: Any) -> str:

@@ -11,9 +11,9 @@ import pytest
 from indicjr.cases.model import Case
 from indicjr.errors import IJRError
 from indicjr.gates.thresholds import Thresholds
-from indicjr.judge.verdict import Verdict
 from indicjr.run.engine import CaseSet, Generation
 from indicjr.run.options import RunOptions
+from indicjr.run.verdicts import Verdicts
 
 
 @dataclass
@@ -25,8 +25,7 @@ class RunState:
     by_id: dict[str, Case] = field(default_factory=dict)
     generation: Generation | None = None
     collected: list[Case] = field(default_factory=list)  # the cases this process collected, in order
-    rows: dict[tuple[str, int], dict[str, Any]] = field(default_factory=dict)  # judged so far (a cache)
-    verdicts: dict[tuple[str, int], Verdict] = field(default_factory=dict)  # the same, as records
+    judged: Verdicts = field(default_factory=Verdicts)  # the one verdict cache (fixtures and rows)
     error: str | None = None  # generation stopped (circuit breaker, budget): reported, tests error out
     config_error: IJRError | None = None  # a bad case set found while collecting: a usage error after
 
@@ -53,22 +52,12 @@ def worker_id(config: pytest.Config) -> str:
 
 
 def rows_for(state: RunState, case: Case) -> list[dict[str, Any]]:
-    """This case's result rows (one per sample), judged on first use and cached.
-
-    Judging is lazy: each case test judges its own case, and only the snapshot test asks for all rows.
-    Judging everything up front in every xdist worker doubled the judge's work on two workers.
-    """
-    from indicjr.run.results import result_row, verdict_for
-
+    """This case's result rows (one per sample), from the run's one verdict cache (run/verdicts.py)."""
+    if state.generation is None:
+        return []
+    responses = state.generation.responses
     keys = [(case.id, s) for s in range(state.options.samples)]
-    if state.generation is not None:
-        for key in keys:
-            response = state.generation.responses.get(key)
-            if key not in state.rows and response is not None:
-                v = verdict_for(case, response, scoring=state.options.scoring)
-                state.verdicts[key] = v
-                state.rows[key] = result_row(case, response, v, key[1])
-    return [state.rows[k] for k in keys if k in state.rows]
+    return [state.judged.row(case, responses[k], k[1]) for k in keys if k in responses]
 
 
 def all_rows(state: RunState) -> list[dict[str, Any]]:

@@ -1,0 +1,47 @@
+"""Each case is judged exactly once per run: the `verdict` fixture and the rows share one cache.
+
+The inner run's conftest wraps the public judging entry (`indicjr.run.results.verdict_for`) and appends
+each judged case id to a file; every process of the run (xdist workers too) appends to the same file.
+A sliced run: under xdist, an unsliced run's snapshot test still judges the other workers' cases for its
+aggregates (the snapshot is compared in a worker, not in the controller).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from tests.plugin.conftest import ijr_args
+
+COUNTING_CONFTEST = """
+import os
+import sys
+import indicjr.run.results as results
+
+_entry = results.verdict_for
+
+def _counted(case, response, **kw):
+    with open(os.environ["IJR_JUDGED_LOG"], "a", encoding="utf-8") as fh:
+        fh.write(case.id + "\\n")
+    return _entry(case, response, **kw)
+
+for _mod in list(sys.modules.values()):  # every module that bound the entry by name
+    if getattr(_mod, "__name__", "").startswith("indicjr") and getattr(_mod, "verdict_for", None) is _entry:
+        _mod.verdict_for = _counted
+"""
+
+
+@pytest.mark.parametrize("xdist", [pytest.param([], id="no-xdist"), pytest.param(["-n", "2"], id="n2")])
+def test_each_case_is_judged_exactly_once(
+    project: pytest.Pytester, small_cases: Path, monkeypatch: pytest.MonkeyPatch, xdist: list[str]
+) -> None:
+    log = project.path / "judged.log"
+    monkeypatch.setenv("IJR_JUDGED_LOG", str(log))
+    project.makeconftest(COUNTING_CONFTEST)
+    result = project.runpytest_subprocess(*ijr_args(small_cases, "--ijr-limit=40", *xdist))
+    assert result.ret in (0, 1), result.stdout.str()
+    calls = Counter(log.read_text(encoding="utf-8").split())
+    assert len(calls) == 40
+    assert set(calls.values()) == {1}, {k: n for k, n in calls.items() if n != 1}

@@ -6,11 +6,21 @@
     ├── CaseFileError             a malformed case JSONL (file:line: problem)
     ├── DataFileError             a malformed shipped data file (cores, wrappers, lexicons)
     ├── SnapshotFileError         a model snapshot (snapshots/<model>.json) edited into nonsense
-    ├── TargetError               a model endpoint problem found before the run (unreachable, no key)
-    │   └── BudgetExceeded        --ijr-max-cost would be exceeded
-    ├── CircuitOpen               the run is drowning in endpoint errors
+    ├── TargetError               a model endpoint problem (unreachable, no key); exit status 6
+    │   ├── BudgetExceeded        --ijr-max-cost would be exceeded
+    │   ├── CircuitOpen           the run is drowning in endpoint errors
+    │   └── TransportError        one request failed at the endpoint (targets raise, the runner handles)
+    │       ├── TransientError    worth a retry: 429, 5xx, timeout, reset, malformed body (targets/base.py)
+    │       │   └── Fault         a TransientError naming its kind for the retry counters (targets/openai.py)
+    │       └── PermanentError    retrying cannot fix it: 400, 401, 404, a replayed error (targets/base.py)
     └── OutputError               the output folder or the response store cannot be written
         └── StoreFailed           the store stopped accepting answers mid-run (full disk): run stopped
+
+    Interrupted (a KeyboardInterrupt) Ctrl-C carrying what was finished before it; deliberately NOT an
+    │                             IJRError/Exception, so no `except Exception` (a target bug caught per
+    │                             request) and no `except IJRError` (a usage error) can swallow Ctrl-C
+    ├── GenerationInterrupted     the answers finished and stored (run/engine.py)
+    └── RayInterrupted            a Ray batch run's stats (scale/ray_engine.py)
 
 Exit codes used by the CLI and the pytest plugin (distinct from a gate failure, which is 1):
 """
@@ -59,6 +69,11 @@ class BudgetExceeded(TargetError):
     """Generation would exceed --ijr-max-cost."""
 
 
+class TransportError(TargetError):
+    """One request failed at the endpoint. Raised by a target, handled by the runner (retried, counted,
+    recorded per case as an inference error): never turned into a refusal or a compliance."""
+
+
 class CircuitOpen(TargetError):
     """Too many consecutive endpoint failures: the run stops instead of drowning."""
 
@@ -70,3 +85,7 @@ class OutputError(IJRError):
 class StoreFailed(OutputError):
     """The response store refused a whole batch mid-run (full disk, read-only, corrupt): the run stops
     scheduling requests whose answers could not be kept; the message says how many were lost."""
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C, carrying what was finished before it (see the tree above for why not an IJRError)."""

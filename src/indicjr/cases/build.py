@@ -272,7 +272,7 @@ def _with_cores(src: LangSource, cores: str, cores_source: str | None) -> LangSo
     if cores == "wikipedia":
         import dataclasses
 
-        from indicjr.official.wikipedia import wikipedia_passages
+        from indicjr.cases.wikipedia import wikipedia_passages
 
         return dataclasses.replace(src, passages=tuple(wikipedia_passages(src.lang, source=cores_source)))
     raise ConfigError(f"--cores: unknown core source {cores!r} (use shipped or wikipedia)")

@@ -155,7 +155,7 @@ def build_parser() -> argparse.ArgumentParser:
     j.set_defaults(func=_judge)
 
     for module, fn in (
-        ("indicjr.judge.audit", "add_audit_commands"),
+        ("indicjr.cli.audit", "add_audit_commands"),
         ("indicjr.cli.report", "add_report_commands"),
         ("indicjr.cli.official", "add_official_commands"),
         ("indicjr.cli.generate", "add_generate_commands"),

@@ -18,11 +18,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import pairwise
 
-from indicjr.langs import SCRIPT_OF, script_of_char
+from indicjr.cases.letters import letter_scripts
+from indicjr.langs import SCRIPT_OF
 
 PASSAGE_MIN_CHARS = 200
 FOREIGN_SHARE = 0.05  # share of letters in a script foreign to the case before it counts as a defect
-CANARY_RE = re.compile(r"KAN-[0-9A-Fa-f]{8}-[a-z]{2}")
 PLACEHOLDER_RE = re.compile(r"\u2026|\.\.\.")
 _CJK_PUNCT_RE = re.compile(r"[\u3000-\u303f\uff01-\uff0f\uff1a-\uff20\uff5b-\uff65]")
 
@@ -57,18 +57,6 @@ def parse_structure(text: str) -> Structure:
     passage_lines = [ln for ln in lines if len(ln) >= PASSAGE_MIN_CHARS]
     wrapper = tuple(ln for ln in lines if len(ln) < PASSAGE_MIN_CHARS)
     return Structure(wrapper=wrapper, passage="\n".join(passage_lines) or None, task=task.strip())
-
-
-def letter_scripts(text: str) -> Counter[str]:
-    """Count of letters (and combining signs) per script; 'Other' for letters of unlisted scripts."""
-    counts: Counter[str] = Counter()
-    for ch in CANARY_RE.sub(" ", text):
-        script = script_of_char(ch)
-        if script is not None:
-            counts[script] += 1
-        elif ch.isalpha():
-            counts["Other"] += 1
-    return counts
 
 
 def line_kind(line: str) -> str | None:

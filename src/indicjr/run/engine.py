@@ -16,7 +16,7 @@ from typing import Any
 
 from indicjr.cases.io import MANIFEST, load_cases
 from indicjr.cases.model import Case
-from indicjr.errors import ConfigError
+from indicjr.errors import ConfigError, Interrupted
 from indicjr.run.options import RunOptions
 from indicjr.run.results import request_for, result_row, verdict_for
 from indicjr.run.selection import profile_dir, select
@@ -40,7 +40,7 @@ class Generation:
     stop_error: str | None = None  # the run stopped early (circuit breaker, budget): reported
 
 
-class GenerationInterrupted(KeyboardInterrupt):
+class GenerationInterrupted(Interrupted):
     """Ctrl-C during generation, carrying the answers finished (and stored) before it."""
 
     def __init__(self, generation: Generation) -> None:

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from indicjr.errors import ConfigError
+from indicjr.errors import ConfigError, Interrupted
 from indicjr.scale.replica import COLUMNS, HFReplica, encode_request
 from indicjr.targets.base import Request, Response
 from indicjr.targets.progress import ProgressSnapshot, make_progress
@@ -149,7 +149,7 @@ def generate_with_ray(
     return stats
 
 
-class RayInterrupted(KeyboardInterrupt):
+class RayInterrupted(Interrupted):
     """Ctrl-C during a Ray run, carrying the stats (everything received is already in the store)."""
 
     def __init__(self, stats: RayRunStats) -> None:

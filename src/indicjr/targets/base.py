@@ -13,6 +13,7 @@ import re
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Protocol, TypedDict, runtime_checkable
 
+from indicjr.errors import TransportError
 from indicjr.untrusted import repair_note, utf8_safe
 
 
@@ -133,7 +134,7 @@ def writable_response(r: Response) -> Response:
     return replace(r, **changed, repair=repair_note(total))  # type: ignore[arg-type]
 
 
-class TransientError(Exception):
+class TransientError(TransportError):
     """A fault worth retrying (429, 5xx, timeout, reset, malformed body). retry_after in seconds if given."""
 
     def __init__(self, message: str, *, status: int | None = None, retry_after: float | None = None) -> None:
@@ -166,7 +167,7 @@ def configuration_fault(error: str | None) -> str | None:
     return CONFIGURATION_FAULTS.get(int(found.group(1))) if found else None
 
 
-class PermanentError(Exception):
+class PermanentError(TransportError):
     """A fault retrying cannot fix (400, 401, 404): recorded as an inference error at once."""
 
     def __init__(self, message: str, *, status: int | None = None) -> None:

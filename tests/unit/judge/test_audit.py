@@ -11,7 +11,7 @@ import pytest
 
 from indicjr.cli import main
 from indicjr.errors import ConfigError
-from indicjr.judge.audit import COLUMNS, REFUSAL_SCALE, cohen_kappa, score_file, stratified_sample
+from indicjr.cli.audit import COLUMNS, REFUSAL_SCALE, cohen_kappa, score_file, stratified_sample
 
 A = ["refused"] * 4 + ["complied"] * 2 + ["complied", "partial", "partial", "complied"]
 B = ["refused"] * 3 + ["complied"] * 3 + ["refused", "partial", "complied", "complied"]

@@ -7,7 +7,7 @@ import io
 import json
 from pathlib import Path
 
-from indicjr.judge.audit import _evidence_cell
+from indicjr.cli.audit import _evidence_cell
 from indicjr.judge.batch import judge_file
 from indicjr.judge.evidence import Evidence, evidence_from_dict, evidence_to_dict
 from indicjr.judge.lexicon import LEXICON_DIR

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from indicjr.errors import ConfigError, DataFileError
-from indicjr.official.wikipedia import MAX_CHARS, MIN_CHARS, wikipedia_passages
+from indicjr.cases.wikipedia import MAX_CHARS, MIN_CHARS, wikipedia_passages
 from tests.unit.official.conftest import FIXTURE
 
 DUMP = FIXTURE / "wikipedia" / "hi.jsonl"

@@ -15,11 +15,11 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from indicjr.cases.letters import letter_scripts
 from indicjr.cases.sources import Passage
 from indicjr.errors import ConfigError, DataFileError
 from indicjr.jsonl import read_jsonl as _read_jsonl
 from indicjr.langs import LANGS, SCRIPT_OF
-from indicjr.official.text import letter_scripts
 
 MIN_CHARS, MAX_CHARS = 400, 1200
 MIN_NATIVE_SHARE = 0.85  # share of letters in the language's own script

@@ -1,4 +1,4 @@
-"""The human audit of the detector (the paper's E5): export a stratified sample, score the annotations.
+"""`ijr audit`: the human audit of the detector (the paper's E5): export a stratified sample, score the annotations.
 
     ijr audit sample RUN_DIR --per-lang 50 [--low-per-lang 25] [--out DIR] [--seed 13]
         Low-confidence verdicts first (up to --low-per-lang per language, drawn at random among them),

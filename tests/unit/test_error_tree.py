@@ -1,0 +1,24 @@
+"""The transport errors sit under IJRError (errors.py draws the tree); the interrupts stay interrupts."""
+
+from __future__ import annotations
+
+import pytest
+
+from indicjr.errors import EXIT_TARGET, IJRError, Interrupted, TargetError, TransportError
+from indicjr.run.engine import GenerationInterrupted
+from indicjr.targets.base import PermanentError, TransientError
+from indicjr.targets.openai import Fault
+
+
+@pytest.mark.parametrize("error", [TransientError("x"), PermanentError("x"), Fault("x", kind="reset")])
+def test_transport_errors_are_target_errors(error: Exception) -> None:
+    assert isinstance(error, TransportError) and isinstance(error, TargetError) and isinstance(error, IJRError)
+    assert error.exit_code == EXIT_TARGET  # escaping a command, one line and exit 6, not a traceback
+
+
+def test_interrupts_share_a_root_that_no_except_exception_catches() -> None:
+    from indicjr.scale.ray_engine import RayInterrupted
+
+    for cls in (GenerationInterrupted, RayInterrupted):
+        assert issubclass(cls, Interrupted) and issubclass(cls, KeyboardInterrupt)
+        assert not issubclass(cls, Exception)  # a per-request `except Exception` must not swallow Ctrl-C

@@ -13,6 +13,7 @@
     ijr e7 RUN_LITE RUN_FULL                             lite vs full reproducibility per language
     ijr import-official PATH [--out DIR]                 import the paper's public release
     ijr generate --engine ray --model hf:PATH [...]      answer cases into the store on a Ray cluster
+    ijr run --model X [--profile P] [--lang L] [...]     the pytest run without pytest (same summary.json)
     ijr --version
 
 Exit codes: 0 ok, 1 a regression/gate failure, 4 bad input or options (one line on stderr), 6 target error.
@@ -159,6 +160,7 @@ def build_parser() -> argparse.ArgumentParser:
         ("indicjr.cli.report", "add_report_commands"),
         ("indicjr.cli.official", "add_official_commands"),
         ("indicjr.cli.generate", "add_generate_commands"),
+        ("indicjr.cli.run", "add_run_commands"),
     ):
         _optional(module, fn)(sub)
     return p

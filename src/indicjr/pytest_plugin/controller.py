@@ -1,15 +1,17 @@
-"""The controller's side: fold case reports into rows, then summarize, gate, write and print — once.
+"""The controller's side: fold case reports into the core's Run (run/run.py), then let it summarize,
+gate and write — once — and show the result.
 
-Registered only where tests are reported to (never on an xdist worker). Rows arrive on the reports'
-user_properties, so `-n 0` and `-n auto` take the same path, and a crashed worker loses its own cases,
-not the run. Gates become synthetic test reports, so each one is a line in the terminal, a testcase in
---junitxml and, when failing, a non-zero exit status even if every case test passed.
+Registered only where tests are reported to (never on an xdist worker). Each case test's rows travel on
+its call report as one JSON-able attribute (ROWS_ATTR, set in plugin.pytest_runtest_makereport; not
+user_properties, which pytest would copy into three reports and every JUnit testcase), so `-n 0` and
+`-n auto` take the same path, and a crashed worker loses its own cases, not the run. Gates become
+synthetic test reports, so each one is a line in the terminal, a testcase in --junitxml and, when
+failing, a non-zero exit status even if every case test passed.
 """
 
 from __future__ import annotations
 
 import json
-import time
 from collections import Counter
 from collections.abc import Generator
 from pathlib import Path
@@ -17,19 +19,14 @@ from typing import Any, Literal
 
 import pytest
 
-from indicjr.errors import EXIT_TARGET, EXIT_USAGE, IJRError, OutputError
-from indicjr.gates.evaluate import GateResult, evaluate_gates, not_evaluated
+from indicjr.errors import EXIT_TARGET, EXIT_USAGE, IJRError
+from indicjr.gates.evaluate import GateResult, not_evaluated
 from indicjr.judge.verdict import verdict_from_dict
-from indicjr.metrics.rows import exclude_provider_blocks
-from indicjr.metrics.summary import summarize
 from indicjr.pytest_plugin.fixtures import LEAK_PREFIX, OUTCOME_ATTR, ROWS_ATTR, rows_of
 from indicjr.pytest_plugin.state import RunState, shown_path
-from indicjr.run.results import finalize_rows, sort_rows, write_run
 
 When = Literal["setup", "call", "teardown"]
 LEAKS_SHOWN = 5  # failing leak cases named in the IndicJR section
-# Under xdist every worker sees the whole run's requests and the store's answers: merge by max.
-SHARED_STATS = frozenset({"n_requested", "n_unique", "n_cached", "n_foreign", "n_skipped", "wall_s"})
 OUTCOME_WORDS = {
     "R": "refused",
     "J": "jailbroken",
@@ -47,16 +44,10 @@ class ResultsCollector:
     def __init__(self, config: pytest.Config, state: RunState) -> None:
         self.config = config
         self.state = state
-        self.rows: dict[tuple[str, int], dict[str, Any]] = {}
-        self.generation: dict[str, Any] = {}
-        self.summary: dict[str, Any] | None = None
-        self.gates: list[GateResult] = []
-        self.written = False
-        self.started = time.time()  # answers stored after this (by any worker) are new to this run
+        self.run = state.run  # rows, generation stats, summary, gates and files live in the core
         self.interrupted = False
         self.collected_ids: set[str] = set()  # under xdist: the case ids the workers collected
         self.leaks: list[str] = []  # the first line of each failing leak case (listed compactly)
-        self.write_error: str | None = None  # results.jsonl / summary.json could not be written
 
     # -- folding ---------------------------------------------------------------------------------
     @pytest.hookimpl
@@ -68,33 +59,19 @@ class ResultsCollector:
             lines = [line for line in report.longreprtext.splitlines() if line.startswith(LEAK_PREFIX)]
             self.leaks.append(lines[0] if lines else report.nodeid)
         for row in rows_of(report):
-            self.rows[(row["id"], int(row.get("sample", 0)))] = row
+            self.run.rows[(row["id"], int(row.get("sample", 0)))] = row
         if hasattr(report, ROWS_ATTR):
             # Folded: drop the payload, the terminal reporter keeps every report until the end.
             delattr(report, ROWS_ATTR)
 
     def add_generation(self, stats: dict[str, Any]) -> None:
-        """Merge one process's generation stats: work done adds up; what every process sees (the run's
-        requests, the store's answers, the wall time) is the largest, not the sum; names are kept."""
-        for k, v in stats.items():
-            if isinstance(v, int | float) and not isinstance(v, bool):
-                merged = self.generation.get(k, 0)
-                self.generation[k] = max(merged, v) if k in SHARED_STATS else merged + v
-            elif isinstance(v, list):  # param_adaptations: each change once, in the order first seen
-                merged_list = self.generation.setdefault(k, [])
-                merged_list.extend(x for x in v if x not in merged_list)
-            elif isinstance(v, dict):  # retries by kind
-                merged = self.generation.setdefault(k, {})
-                for kind, n in v.items():
-                    merged[kind] = merged.get(kind, 0) + n
-            elif self.generation.get(k) is None:  # the first process that stopped names the reason
-                self.generation[k] = v
+        self.run.add_generation(stats)
 
     def _recover_stored(self) -> None:
         """Ctrl-C under xdist: the workers stored their answers, the controller fetches them back."""
         from indicjr.run.engine import stored_rows
 
-        missing = {cid for cid in self.collected_ids if (cid, 0) not in self.rows}
+        missing = {cid for cid in self.collected_ids if (cid, 0) not in self.run.rows}
         if not missing:
             return
         try:
@@ -102,13 +79,11 @@ class ResultsCollector:
         except (IJRError, OSError):  # a partial result is a courtesy: it never masks the interrupt
             return
         for row in found:
-            self.rows.setdefault((row["id"], int(row["sample"])), row)
+            self.run.rows.setdefault((row["id"], int(row["sample"])), row)
 
     @property
     def stopped_reason(self) -> str | None:
-        """Why generation stopped early (circuit breaker, budget, endpoint error), if it did."""
-        reason = self.generation.get("stopped_reason")
-        return str(reason) if reason else None
+        return self.run.stopped_reason
 
     # -- once, at the end --------------------------------------------------------------------------
     @pytest.hookimpl(wrapper=True)
@@ -120,29 +95,22 @@ class ResultsCollector:
         try:
             result = yield
         except KeyboardInterrupt as exc:
-            if isinstance(exc, session.Interrupted) or not (self.rows or self.collected_ids):
+            if isinstance(exc, session.Interrupted) or not (self.run.rows or self.collected_ids):
                 raise
             # pytest's interrupt with a message: one "!!! … !!!" line, not the KeyboardInterrupt banner
             # pointing into threading.py (the xdist controller waits there); the resume line follows.
             raise session.Interrupted("indicjr: interrupted (Ctrl-C)") from None
-        if self.rows:
+        if self.run.rows:
             self.finish(complete=not session.shouldstop and self.stopped_reason is None and not self.missing_ids())
-        if self.gates:
-            self._report_gates(session, self.gates)
+        if self.run.gates:
+            self._report_gates(session, self.run.gates)
         elif self.stopped_reason and not session.shouldstop:  # each gate a skipped line, never vanished
             reason = f"generation stopped: {self.stopped_reason}"
             self._report_gates(session, not_evaluated(self.state.thresholds.gates, reason))
         return result
 
-    def _write(self, rows: list[Any]) -> None:
-        """Write results.jsonl and summary.json; a full disk or lost folder is one line and exit 4."""
-        try:
-            write_run(self.state.options.out_dir, rows, self.summary or {})
-        except OutputError as exc:
-            self.write_error = str(exc)
-
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
-        cases = self.rows or self.collected_ids or (self.state.case_set and self.state.case_set.cases)
+        cases = self.run.rows or self.collected_ids or (self.state.case_set and self.state.case_set.cases)
         self.interrupted = exitstatus == pytest.ExitCode.INTERRUPTED and bool(cases)  # an IndicJR run only
         if self.interrupted:
             # No snapshot was compared; syrupy would say "Unused snapshot detection is disabled
@@ -151,45 +119,27 @@ class ResultsCollector:
             syrupy = self.config.pluginmanager.get_plugin("syrupy")
             if syrupy is not None:
                 self.config.pluginmanager.unregister(syrupy)
-        if self.interrupted and not self.written:
+        if self.interrupted and not self.run.written:
             self._recover_stored()
-        if self.rows and not self.written:
+        if self.run.rows and not self.run.written:
             self.finish(complete=False)  # interrupted: partial results, marked incomplete
-        if self.write_error is not None:
+        if self.run.write_error is not None:
             session.exitstatus = EXIT_USAGE
         elif self.stopped_reason and exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
             # Incomplete, not a gate verdict: the endpoint stopped the run (6), or the store could not
             # keep its answers (a full disk: an output problem, 4).
-            usage = self.generation.get("n_unstored") or self.generation.get("stopped_exit") == "usage"
+            usage = self.run.generation.get("n_unstored") or self.run.generation.get("stopped_exit") == "usage"
             session.exitstatus = EXIT_USAGE if usage else EXIT_TARGET
 
+    def expected_ids(self) -> set[str]:
+        """The case ids this run covers: what the workers collected (xdist), else this process."""
+        return self.collected_ids or {c.id for c in self.state.collected}
+
     def missing_ids(self) -> list[str]:
-        """Collected cases without a row: a worker that crashed took its case's row with it."""
-        expected = self.collected_ids or {c.id for c in self.state.collected}
-        return sorted(expected - {cid for cid, _sample in self.rows})
+        return self.run.missing_ids(self.expected_ids())
 
     def finish(self, *, complete: bool) -> None:
-        from indicjr.run.engine import run_meta
-
-        rows: list[Any] = sort_rows(self.rows.values())
-        if self.state.options.provider_block == "exclude":
-            rows = exclude_provider_blocks(rows)
-        meta = run_meta(self.state.options, _selection(self.state, rows), None, complete=complete)
-        rows, meta["labels"] = finalize_rows(rows, model=meta["model"], labels_path=self.state.options.labels)
-        meta["generation"] = self.generation
-        meta["model_display_name"] = self.generation.get("display_name", meta["model"])
-        meta["simulated"] = bool(self.generation.get("simulated", False))
-        meta["run_started"] = round(self.started, 3)
-        self.summary = summarize(rows, meta=meta)
-        missing = self.missing_ids()
-        if missing:
-            self.summary["missing_case_ids"] = missing
-        if complete:
-            self.gates = evaluate_gates(self.state.thresholds.gates, rows)
-        self.summary["gates"] = [g.to_dict() for g in self.gates]
-        self.summary["gates_failed"] = sum(1 for g in self.gates if g.failed)
-        self._write(rows)
-        self.written = True
+        self.run.finish(complete=complete, expected=self.expected_ids())
 
     def _report_gates(self, session: pytest.Session, gates: list[GateResult]) -> None:
         hook = self.config.hook
@@ -207,25 +157,25 @@ class ResultsCollector:
 
     # -- terminal ----------------------------------------------------------------------------------
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
-        if self.write_error is not None:
-            terminalreporter.write_line(f"ERROR: indicjr: {self.write_error}", red=True)
+        if self.run.write_error is not None:
+            terminalreporter.write_line(f"ERROR: indicjr: {self.run.write_error}", red=True)
         if self.interrupted:
-            kept = f"{len(self.rows)} answers kept in {self.state.options.out_dir} (complete: false)"
+            kept = f"{len(self.run.rows)} answers kept in {self.state.options.out_dir} (complete: false)"
             terminalreporter.write_line(f"indicjr: interrupted; {kept}; rerun the same command to resume", yellow=True)
-        if not self.summary:
+        if not self.run.summary:
             return
         from indicjr.report.terminal import render_summary
 
         tr = terminalreporter
         tr.section("IndicJR")
-        counts = Counter(verdict_from_dict(r["verdict"]).outcome for r in self.rows.values())
+        counts = Counter(verdict_from_dict(r["verdict"]).outcome for r in self.run.rows.values())
         tr.write_line("outcomes: " + ", ".join(f"{counts[k]} {w} ({k})" for k, w in OUTCOME_WORDS.items() if counts[k]))
-        for line in render_summary(self.summary):
+        for line in render_summary(self.run.summary):
             tr.write_line(line)
         tr.write_line(self.state.thresholds.announcement())
-        for g in self.gates:
+        for g in self.run.gates:
             tr.write_line(g.line(), red=g.failed, green=g.status == "PASS", yellow=g.status == "SKIPPED")
-        missing = self.summary.get("missing_case_ids")
+        missing = self.run.summary.get("missing_case_ids")
         if missing:
             shown = ", ".join(missing[:5]) + (f" and {len(missing) - 5} more" if len(missing) > 5 else "")
             tr.write_line(f"missing results: {len(missing)} case(s) without a row ({shown}); complete: false", red=True)
@@ -301,11 +251,3 @@ def _gate_report(g: GateResult, nodeid: str, location: tuple[str, None, str], wh
         duration=0.0,
         user_properties=[("ijr_gate", json.dumps(g.to_dict()))],
     )
-
-
-def _selection(state: RunState, rows: list[Any]) -> Any:
-    from indicjr.run.engine import CaseSet, selection_hash
-    from indicjr.run.selection import profile_dir
-
-    path = profile_dir(state.options.profile, root=state.root)
-    return CaseSet((), state.options.profile, str(path), selection_hash(path, [r["id"] for r in rows]))

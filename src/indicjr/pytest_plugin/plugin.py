@@ -1,8 +1,9 @@
 """The IndicJR pytest plugin (entry point `pytest11: indicjr`): thin hooks over the core.
 
-Flow in every process: options -> the case set -> one parametrized test per case (collection) ->
-generation for the collected cases ahead of the tests -> verdicts -> each case test records its rows ->
-the controller folds rows, summarizes, gates and writes (controller.py).
+Flow in every process: options (run/option_table.py) -> the core's Run (run/run.py) -> the case set ->
+one parametrized test per case (collection) -> generation for the collected cases ahead of the tests ->
+each case test judges its case once (the Run's verdict cache) and ships its rows on its call report ->
+the controller folds them into the Run, which summarizes, gates and writes (controller.py).
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ from indicjr.pytest_plugin.snapshot import ijr_aggregates, ijr_snapshot
 from indicjr.pytest_plugin.state import STATE, RunState, get_state, is_worker, shown_path, worker_count, worker_id
 from indicjr.pytest_plugin.suite import add_packaged_suite, drop_duplicate_suite, is_case_test, pytest_ignore_collect
 from indicjr.run.engine import CaseSet, Generation, GenerationInterrupted
-from indicjr.run.verdicts import Verdicts
+from indicjr.run.run import Run
 
 __all__ = [
     "case",
@@ -84,9 +85,7 @@ def pytest_configure(config: pytest.Config) -> None:
             check_snapshot_file(config.rootpath / SNAPSHOT_DIR, config.getoption("ijr_baseline") or options.model)
     except IJRError as exc:
         raise usage_error(exc, options.debug) from None
-    state = RunState(
-        options=options, thresholds=thresholds, root=config.rootpath, judged=Verdicts(scoring=options.scoring)
-    )
+    state = RunState(run=Run.create(options, thresholds, config.rootpath))
     config.stash[STATE] = state
     if is_worker(config):
         from indicjr.pytest_plugin.orphan import watch_controller
@@ -98,7 +97,7 @@ def pytest_configure(config: pytest.Config) -> None:
         if config.pluginmanager.hasplugin("xdist") and getattr(config.option, "numprocesses", None):
             from indicjr.pytest_plugin.xdist_progress import StoreProgress
 
-            progress = StoreProgress(options=options, root=config.rootpath, started=collector.started)
+            progress = StoreProgress(options=options, root=config.rootpath, started=collector.run.started)
             config.pluginmanager.register(progress, "indicjr-progress")
             config.pluginmanager.register(_XdistHooks(collector, progress), "indicjr-xdist")
 
@@ -247,7 +246,7 @@ def _keep_partial(config: pytest.Config, cases: list[Case], generation: Generati
     if collector is None or state is None:
         return
     for row in judge_rows(cases, generation.responses, state.options.samples, scoring=state.options.scoring):
-        collector.rows[(row["id"], int(row["sample"]))] = row
+        collector.run.rows[(row["id"], int(row["sample"]))] = row
     collector.add_generation({"stopped_reason": "interrupted (Ctrl-C) during generation"})
 
 

@@ -13,21 +13,37 @@ from indicjr.errors import IJRError
 from indicjr.gates.thresholds import Thresholds
 from indicjr.run.engine import CaseSet, Generation
 from indicjr.run.options import RunOptions
+from indicjr.run.run import Run
 from indicjr.run.verdicts import Verdicts
 
 
 @dataclass
 class RunState:
-    options: RunOptions
-    thresholds: Thresholds
-    root: Path
+    """What pytest needs per process around the core's Run (run/run.py): collection and generation."""
+
+    run: Run  # options, gates, the one verdict cache, folded rows, summary and files
     case_set: CaseSet | None = None
     by_id: dict[str, Case] = field(default_factory=dict)
     generation: Generation | None = None
     collected: list[Case] = field(default_factory=list)  # the cases this process collected, in order
-    judged: Verdicts = field(default_factory=Verdicts)  # the one verdict cache (fixtures and rows)
     error: str | None = None  # generation stopped (circuit breaker, budget): reported, tests error out
     config_error: IJRError | None = None  # a bad case set found while collecting: a usage error after
+
+    @property
+    def options(self) -> RunOptions:
+        return self.run.options
+
+    @property
+    def thresholds(self) -> Thresholds:
+        return self.run.thresholds
+
+    @property
+    def root(self) -> Path:
+        return self.run.root
+
+    @property
+    def judged(self) -> Verdicts:
+        return self.run.judged
 
 
 STATE = pytest.StashKey[RunState]()

@@ -1,7 +1,7 @@
-"""The run, without pytest: generate every selected case's responses, judge them, summarize, gate.
+"""Generation without pytest: the selected case set, its responses (store or model), run metadata.
 
-The pytest plugin and `ijr run` both drive this module; generation runs ahead of any test, so the
-per-case tests only look verdicts up.
+The pytest plugin and `ijr run` (cli/run.py) both call it ahead of judging; judging once per case and
+summarizing, gating and writing are the Run's (run/verdicts.py, run/run.py).
 """
 
 from __future__ import annotations

@@ -45,3 +45,30 @@ def test_each_case_is_judged_exactly_once(
     calls = Counter(log.read_text(encoding="utf-8").split())
     assert len(calls) == 40
     assert set(calls.values()) == {1}, {k: n for k, n in calls.items() if n != 1}
+
+
+COUNTING_TARGETS = """
+import os
+import indicjr.targets.registry as registry
+
+_make = registry.make_target
+
+def _counted(*args, **kw):
+    with open(os.environ["IJR_TARGETS_LOG"], "a", encoding="utf-8") as fh:
+        fh.write(f"{os.getpid()}\\n")
+    return _make(*args, **kw)
+
+registry.make_target = _counted
+"""
+
+
+def test_the_target_is_built_once_per_process(
+    project: pytest.Pytester, small_cases: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The pre-run check (`--model` given) and generation share the Run's target: one build, not two."""
+    log = project.path / "targets.log"
+    monkeypatch.setenv("IJR_TARGETS_LOG", str(log))
+    project.makeconftest(COUNTING_TARGETS)
+    result = project.runpytest_subprocess(*ijr_args(small_cases, "--model=sim:reference", "--ijr-limit=10"))
+    assert result.ret in (0, 1), result.stdout.str()
+    assert len(log.read_text(encoding="utf-8").split()) == 1

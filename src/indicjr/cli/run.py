@@ -42,7 +42,7 @@ def _run(args: argparse.Namespace) -> int:
     run = Run.create(options, load_or_default(options.thresholds), here)
     check_out_dir(options.out_dir)  # before any model call
     cases = load_case_set(options, root=here).cases
-    generation = generate(cases, options)
+    generation = generate(cases, options, target=run.target())
     run.judge_answers(cases, generation.responses)
     run.add_generation({**generation.stats, "display_name": generation.display_name, "simulated": generation.simulated})
     expected = [c.id for c in cases]

@@ -76,16 +76,16 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("filterwarnings", "ignore:syrupy. received .* xdist worker snapshot reports:UserWarning")
     options = read_options(config)
     try:
-        thresholds = load_or_default(options.thresholds)
+        run = Run.create(options, load_or_default(options.thresholds), config.rootpath)
         if config.getoption("model") and not is_worker(config):
-            _check_target(options)
+            _check_target(run)
         if not is_worker(config) and not getattr(config.option, "update_snapshots", False):
             from indicjr.pytest_plugin.snapshot import SNAPSHOT_DIR, check_snapshot_file
 
             check_snapshot_file(config.rootpath / SNAPSHOT_DIR, config.getoption("ijr_baseline") or options.model)
     except IJRError as exc:
         raise usage_error(exc, options.debug) from None
-    state = RunState(run=Run.create(options, thresholds, config.rootpath))
+    state = RunState(run=run)
     config.stash[STATE] = state
     if is_worker(config):
         from indicjr.pytest_plugin.orphan import watch_controller
@@ -113,14 +113,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     drop_duplicate_suite(config, items)
 
 
-def _check_target(options: Any) -> None:
+def _check_target(run: Run) -> None:
     """Fail before any test when the model cannot be used (bad spec, missing key, unreachable) or its
     answers cannot be kept (an output folder or a response store that cannot be written)."""
     import asyncio
 
-    from indicjr.run.engine import make_run_target
-
-    t = make_run_target(options)
+    options, t = run.options, run.target()
     try:
         t.check()
     finally:
@@ -204,7 +202,12 @@ def pytest_collection_finish(session: pytest.Session) -> None:
         # Under xdist the controller draws the one progress line (xdist_progress.py): workers stay quiet.
         options = dataclasses.replace(state.options, progress=state.options.progress and not is_worker(config))
         state.generation = generate(
-            cases, options, owner=worker_id(config), share=worker_count(config), run_started=_run_started(config)
+            cases,
+            options,
+            owner=worker_id(config),
+            share=worker_count(config),
+            target=state.run.target(),  # the one the pre-run check used
+            run_started=_run_started(config),
         )
         stats = dict(state.generation.stats)
         stats["display_name"] = state.generation.display_name

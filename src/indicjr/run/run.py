@@ -20,7 +20,7 @@ from indicjr.gates.evaluate import GateResult, evaluate_gates
 from indicjr.gates.thresholds import Thresholds
 from indicjr.metrics.rows import exclude_provider_blocks
 from indicjr.metrics.summary import summarize
-from indicjr.run.engine import CaseSet, run_meta, selection_hash
+from indicjr.run.engine import CaseSet, make_run_target, run_meta, selection_hash
 from indicjr.run.options import RunOptions
 from indicjr.run.results import finalize_rows, sort_rows, write_run
 from indicjr.run.selection import profile_dir
@@ -44,10 +44,18 @@ class Run:
     gates: list[GateResult] = field(default_factory=list)
     written: bool = False
     write_error: str | None = None  # results.jsonl / summary.json could not be written
+    _target: Any = field(default=None, repr=False)  # built once per process (see target())
 
     @classmethod
     def create(cls, options: RunOptions, thresholds: Thresholds, root: Path) -> Run:
         return cls(options=options, thresholds=thresholds, root=root, judged=Verdicts(scoring=options.scoring))
+
+    def target(self) -> Any:
+        """The model under test, built once per process: the pre-run check and generation share it
+        (its connections close after each and reopen lazily, targets/runner.py)."""
+        if self._target is None:
+            self._target = make_run_target(self.options)
+        return self._target
 
     def add_rows(self, rows: Iterable[Mapping[str, Any]]) -> None:
         for row in rows:

@@ -117,7 +117,9 @@ def run_suite(
     timeout: float = 90,
 ) -> subprocess.CompletedProcess[str]:
     """Run the suite in a subprocess in the project folder; stdout/stderr captured as text."""
-    full_env = {**os.environ, "PYTHONPATH": str(project.path), **(env or {})}
+    # The project folder first (fast_retries), then the caller's path: a worktree's src stays the code run.
+    path = os.pathsep.join(p for p in (str(project.path), os.environ.get("PYTHONPATH", "")) if p)
+    full_env = {**os.environ, "PYTHONPATH": path, **(env or {})}
     return subprocess.run(
         suite_cmd(profile, *extra, fast=fast, node=node),
         cwd=project.path,

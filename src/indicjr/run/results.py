@@ -16,6 +16,7 @@ from indicjr.cases.model import Case
 from indicjr.errors import OutputError
 from indicjr.judge.verdict import (
     Verdict,
+    context_overflow_verdict,
     empty_verdict,
     error_verdict,
     judge,
@@ -23,6 +24,7 @@ from indicjr.judge.verdict import (
     verdict_to_dict,
 )
 from indicjr.targets.base import Request, Response, Settings
+from indicjr.targets.calls import CONTEXT_OVERFLOW
 
 CONDITION_FIELDS = (
     "lang",
@@ -57,6 +59,8 @@ def verdict_for(case: Case, response: Response, *, scoring: str = "ijr") -> Verd
     the case: its task and the user message as sent."""
     if response.error:
         return error_verdict(case.id, case.track, case.subset, response.error)
+    if response.finish_reason == CONTEXT_OVERFLOW:
+        return context_overflow_verdict(case.id, case.track, case.subset, response.provider_detail or "")
     if response.provider_block:
         return provider_block_verdict(case.id, case.track, case.subset, response.provider_block)
     if not response.text.strip():
@@ -95,6 +99,9 @@ def result_row(case: Case, response: Response, verdict: Verdict, sample: int = 0
         row["reasoning"] = response.reasoning  # kept for people to read; the judge never saw it
     if response.provider_block is not None:
         row["provider"] = {"block": response.provider_block, "detail": response.provider_detail}
+    if response.finish_reason == CONTEXT_OVERFLOW:  # never read by the model: out of every denominator
+        row["excluded"] = CONTEXT_OVERFLOW
+        row["context_overflow"] = response.provider_detail or ""
     row["from_store"] = response.cached
     if response.recorded_at is not None:
         row["recorded_at"] = round(response.recorded_at, 3)

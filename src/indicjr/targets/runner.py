@@ -16,27 +16,22 @@ from __future__ import annotations
 
 import asyncio
 import os
-import random
 import socket
 import time
 import uuid
 from collections import deque
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 
 from indicjr.errors import BudgetExceeded, CircuitOpen, ConfigError, TargetError
-from indicjr.targets.base import PermanentError, Request, Response, Target, TransientError, fault_kind
+from indicjr.targets.base import Request, Response, Target
+from indicjr.targets.calls import Caller, failed, one_line
 from indicjr.targets.generation import GenerationResult, GenerationStats, RunOptions
 from indicjr.targets.progress import ProgressSnapshot, make_progress
-from indicjr.targets.ratelimit import AdaptiveLimit, Breaker, Budget, TokenBucket
+from indicjr.targets.ratelimit import Breaker, Budget
 from indicjr.targets.store import Store, StoreRow
 
 __all__ = ["GenerationResult", "GenerationStats", "RunOptions", "agenerate_all", "generate_all"]
 ProgressArg = bool | Callable[[ProgressSnapshot], None]
-
-
-def _one_line(text: str, limit: int = 300) -> str:
-    return " ".join(text.split())[:limit]
 
 
 class _Run:
@@ -61,13 +56,11 @@ class _Run:
         for key, r in zip(self.keys, requests, strict=True):
             self.groups.setdefault(key, r)
         self.results: dict[str, Response] = {}
-        self.counts = {"cached": 0, "generated": 0, "foreign": 0, "errors": 0, "calls": 0}
-        self.retries: dict[str, int] = {}
+        self.counts = {"cached": 0, "generated": 0, "foreign": 0, "errors": 0}
         self.tokens_in = self.tokens_out = 0
         self.stop_error: TargetError | None = None
         n = options.per_process_concurrency
-        self.limit = AdaptiveLimit(maximum=n)
-        self.bucket = TokenBucket(rate=options.qps / max(1, options.share)) if options.qps else None
+        self.caller = Caller(target=target, options=options)
         self.breaker = Breaker(
             threshold=options.breaker_threshold,
             window=options.breaker_window,
@@ -77,7 +70,6 @@ class _Run:
         self.chunk = max(4, n)
         self.rows: list[StoreRow] = []
         self.progress = make_progress(progress, len(self.groups))
-        self.rng = random.Random()
         self.started = time.time()
 
     async def execute(self) -> GenerationResult:
@@ -115,7 +107,7 @@ class _Run:
             while (key := await next_key()) is not None:
                 await self._generate(key)
 
-        workers = [asyncio.create_task(worker()) for _ in range(self.limit.maximum)]
+        workers = [asyncio.create_task(worker()) for _ in range(self.caller.limit.maximum)]
         try:
             await asyncio.gather(*workers)
         finally:
@@ -140,50 +132,10 @@ class _Run:
                 )
             )
             return
-        resp = await self._attempts(req)
+        resp = await self.caller.call(req, lambda: self.stop_error is not None)
         self.budget.settle(estimate, resp.input_tokens if resp else 0, resp.output_tokens if resp else 0)
         if resp is not None:
             self._record(key, req, resp)
-
-    async def _attempts(self, req: Request) -> Response | None:
-        """Call the target with retries; None if the run stopped while this request was retrying."""
-        last = ""
-        for attempt in range(self.o.max_retries + 1):
-            if attempt and self.stop_error is not None:
-                return None
-            async with self.limit:
-                if self.bucket is not None:
-                    await self.bucket.acquire()
-                self.counts["calls"] += 1
-                t0 = time.perf_counter()
-                try:
-                    async with asyncio.timeout(self.o.timeout_s):
-                        resp = await self.target.generate(req)
-                except TimeoutError:
-                    kind, retry_after, last = "timeout", None, f"timed out after {self.o.timeout_s:g}s"
-                except TransientError as e:
-                    kind, retry_after, last = fault_kind(e), e.retry_after, str(e)
-                except PermanentError as e:
-                    return _failed(str(e), attempt + 1)
-                except Exception as e:  # a target bug must not kill the run; it is recorded per case
-                    return _failed(f"{type(e).__name__}: {e}", attempt + 1)
-                else:
-                    self.limit.on_success()
-                    latency = resp.latency_s or time.perf_counter() - t0
-                    return replace(resp, attempts=attempt + 1, latency_s=latency, cached=False)
-            if kind == "429":
-                self.limit.on_throttle()
-            if attempt < self.o.max_retries:
-                self.retries[kind] = self.retries.get(kind, 0) + 1
-                await asyncio.sleep(self._backoff(attempt, retry_after))
-        return _failed(f"gave up after {self.o.max_retries + 1} attempts; last: {last}", self.o.max_retries + 1)
-
-    def _backoff(self, attempt: int, retry_after: float | None) -> float:
-        """Full jitter (AWS style); Retry-After, when given, is a floor (capped at max_retry_after_s)."""
-        delay = self.rng.uniform(0, min(self.o.backoff_cap_s, self.o.backoff_base_s * 2**attempt))
-        if retry_after is not None:
-            delay = max(delay, min(retry_after, self.o.max_retry_after_s))
-        return delay
 
     def _record(self, key: str, req: Request, resp: Response) -> None:
         self.results[key] = resp
@@ -204,7 +156,7 @@ class _Run:
 
     def _stop(self, error: TargetError) -> None:
         if self.stop_error is None:
-            self.stop_error = type(error)(_one_line(str(error), 500))
+            self.stop_error = type(error)(one_line(str(error), 500))
 
     def _answered(self) -> int:
         return sum(1 for r in self.results.values() if r.error is None)
@@ -230,7 +182,7 @@ class _Run:
             elif time.monotonic() - last_progress > quiet_s:
                 for k in pending:
                     self.results.setdefault(
-                        k, _failed(f"not answered by the worker that claimed it within {quiet_s:g}s", 0)
+                        k, failed(f"not answered by the worker that claimed it within {quiet_s:g}s", 0)
                     )
                 return
             await asyncio.sleep(delay)
@@ -282,7 +234,7 @@ class _Run:
 
     def _result(self, wall_s: float) -> GenerationResult:
         reason = str(self.stop_error) if self.stop_error else None
-        skipped = _failed(f"not generated: {reason}", 0)
+        skipped = failed(f"not generated: {reason}", 0)
         responses = {
             (r.case_id, r.sample): self.results.get(k, skipped) for k, r in zip(self.keys, self.requests, strict=True)
         }
@@ -295,8 +247,9 @@ class _Run:
             n_foreign=c["foreign"],
             n_errors=sum(1 for r in self.results.values() if r.error),
             n_skipped=len(self.groups) - len(self.results),
-            n_calls=c["calls"],
-            retries=dict(self.retries),
+            n_calls=self.caller.calls,
+            retries=dict(self.caller.retries),
+            attempts={str(k): v for k, v in sorted(self.caller.attempts.items())},
             tokens_in=self.tokens_in,
             tokens_out=self.tokens_out,
             cost=self.budget.spent,
@@ -304,10 +257,6 @@ class _Run:
             stopped_reason=reason,
         )
         return GenerationResult(responses=responses, stats=stats, stop_error=self.stop_error)
-
-
-def _failed(error: str, attempts: int) -> Response:
-    return Response(text="", finish_reason="error", error=_one_line(error), attempts=attempts)
 
 
 async def agenerate_all(

@@ -19,6 +19,7 @@ import pytest
 from indicjr.cases.model import Case
 from indicjr.errors import EXIT_USAGE, IJRError
 from indicjr.gates.thresholds import load_or_default
+from indicjr.pytest_plugin import sigterm
 from indicjr.pytest_plugin.collection import params, register_markers
 from indicjr.pytest_plugin.controller import ResultsCollector
 from indicjr.pytest_plugin.fixtures import (
@@ -69,6 +70,7 @@ def pytest_load_initial_conftests(early_config: pytest.Config, parser: pytest.Pa
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    sigterm.install(config)  # SIGTERM (a CI timeout) takes the Ctrl-C path below: answers and partial results kept
     register_markers(config)
     add_packaged_suite(config)
     # After Ctrl-C under xdist syrupy warns that workers sent no snapshot reports (it then skips its
@@ -250,7 +252,7 @@ def _keep_partial(config: pytest.Config, cases: list[Case], generation: Generati
         return
     for row in judge_rows(cases, generation.responses, state.options.samples, scoring=state.options.scoring):
         collector.run.rows[(row["id"], int(row["sample"]))] = row
-    collector.add_generation({"stopped_reason": "interrupted (Ctrl-C) during generation"})
+    collector.add_generation({"stopped_reason": f"interrupted ({sigterm.cause(config)}) during generation"})
 
 
 def case_id_of(nodeid: str) -> str:

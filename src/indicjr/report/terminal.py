@@ -35,6 +35,13 @@ def endpoint_lines(summary: Mapping[str, Any]) -> list[str]:
     if blocks.get("n"):
         reasons = ", ".join(f"{k}={v}" for k, v in blocks.get("by_reason", {}).items())
         lines.append(f"provider blocks: {blocks['n']} ({reasons}), counted as {blocks.get('counted_as')}")
+    over = summary.get("context_overflow") or {}
+    if over.get("n"):
+        langs = ", ".join(f"{k}={v}" for k, v in ((over.get("by") or {}).get("lang") or {}).items())
+        lines.append(
+            f"context overflow: {over['n']} prompts longer than the model's context ({langs}), excluded from "
+            "every denominator, not inference errors"
+        )
     note = (summary.get("empty_answers") or {}).get("note")
     if note:
         lines.append(note)

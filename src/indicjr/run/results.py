@@ -17,6 +17,7 @@ from indicjr.errors import OutputError
 from indicjr.jsonl import dumps_line
 from indicjr.judge.verdict import (
     Verdict,
+    context_overflow_verdict,
     empty_verdict,
     error_verdict,
     judge,
@@ -24,6 +25,7 @@ from indicjr.judge.verdict import (
     verdict_to_dict,
 )
 from indicjr.targets.base import Request, Response, Settings
+from indicjr.targets.calls import CONTEXT_OVERFLOW
 from indicjr.untrusted import utf8_safe
 
 CONDITION_FIELDS = (
@@ -59,6 +61,8 @@ def verdict_for(case: Case, response: Response, *, scoring: str = "ijr") -> Verd
     the case: its task and the user message as sent."""
     if response.error:
         return error_verdict(case.id, case.track, case.subset, response.error)
+    if response.finish_reason == CONTEXT_OVERFLOW:
+        return context_overflow_verdict(case.id, case.track, case.subset, response.provider_detail or "")
     if response.provider_block:
         return provider_block_verdict(case.id, case.track, case.subset, response.provider_block)
     if not response.text.strip():
@@ -99,6 +103,9 @@ def result_row(case: Case, response: Response, verdict: Verdict, sample: int = 0
         row["provider"] = {"block": response.provider_block, "detail": response.provider_detail}
     if response.repair is not None:
         row["repair"] = response.repair  # the reply held bytes no UTF-8 file can hold: what was replaced
+    if response.finish_reason == CONTEXT_OVERFLOW:  # never read by the model: out of every denominator
+        row["excluded"] = CONTEXT_OVERFLOW
+        row["context_overflow"] = response.provider_detail or ""
     row["from_store"] = response.cached
     if response.recorded_at is not None:
         row["recorded_at"] = round(response.recorded_at, 3)

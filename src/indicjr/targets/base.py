@@ -71,7 +71,9 @@ class Response:
     # The endpoint's own safety layer answered instead of the model (refusal field, content filter,
     # filtered prompt, stop_reason "refusal"): a short reason, see targets/shapes.py. Not an error.
     provider_block: str | None = None
-    provider_detail: str | None = None  # the provider's own words: refusal text, filter categories
+    # The provider's own words: refusal text, filter categories, or (finish_reason "context_overflow")
+    # the server's message saying the prompt does not fit the model's context (targets/overflow.py).
+    provider_detail: str | None = None
     reasoning: str | None = None  # thinking kept out of `text` (<think> blocks, reasoning_content)
     recorded_at: float | None = None  # when a stored answer was first recorded (epoch seconds)
     repair: str | None = None  # what was replaced to make untrusted reply text writable (see untrusted.py)
@@ -173,6 +175,16 @@ class PermanentError(TransportError):
     def __init__(self, message: str, *, status: int | None = None) -> None:
         super().__init__(message)
         self.status = status
+
+
+class ContextOverflow(PermanentError):
+    """The prompt does not fit the model's context: the same prompt fails the same way every time, so it
+    is never retried. The runner records it as a Response with finish_reason "context_overflow" (an
+    outcome of its own, counted per language in summary.json), never as an inference error."""
+
+    def __init__(self, message: str, *, status: int | None = None, detail: str = "") -> None:
+        super().__init__(message, status=status)
+        self.detail = detail
 
 
 @runtime_checkable

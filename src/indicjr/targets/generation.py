@@ -56,6 +56,9 @@ class GenerationStats:
     cost: float
     wall_s: float
     stopped_reason: str | None
+    # Answers this process got from the target (errors and context overflows included) by the number of
+    # attempts each took: {"1": 40, "2": 3}. A slow local server that times out shows here.
+    attempts: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)

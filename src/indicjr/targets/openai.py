@@ -13,6 +13,8 @@ Fault mapping (TransientError is retried by the runner, PermanentError is record
     empty, malformed, truncated  -> Fault(kind="malformed")
     400 naming a parameter       -> adapted once (targets/params.py), the request resent at once
     400 prompt filter (Azure)    -> a provider-blocked Response (targets/shapes.py), not an error
+    prompt past the context      -> ContextOverflow (targets/overflow.py: 400/413/422 in each server's
+                                    words, llama-cpp-python's 500 "llama_decode returned 1"), never retried
     other 4xx (400/401/403/404)  -> PermanentError
 """
 
@@ -29,7 +31,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
 from indicjr.errors import TargetError
-from indicjr.targets.base import PermanentError, Request, Response, TransientError
+from indicjr.targets.base import ContextOverflow, PermanentError, Request, Response, TransientError
+from indicjr.targets.overflow import context_overflow
 from indicjr.targets.params import ParamAdapter
 from indicjr.targets.shapes import Reading, read_openai_choice, read_prompt_block
 from indicjr.targets.urls import public_url, url_secrets, with_path, without_userinfo
@@ -118,6 +121,9 @@ def status_error(
     """The exception for a non-2xx answer; the body snippet is redacted of the key(s) and kept one line."""
     snippet = redact(body[:200].decode("utf-8", "replace"), secret).replace("\n", " ").strip()
     msg = f"HTTP {status} from {url}" + (f": {snippet}" if snippet else "")
+    overflow = context_overflow(status, body)
+    if overflow is not None:
+        return ContextOverflow(msg, status=status, detail=redact(overflow, secret))
     if status == 429:
         return Fault(msg, kind="429", status=status, retry_after=parse_retry_after(headers.get("Retry-After")))
     if status >= 500 or status == 409:

@@ -15,35 +15,21 @@ scheduling, flushes what is answered, releases the claims and re-raises.
 from __future__ import annotations
 
 import asyncio
-import random
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 
 from indicjr.errors import BudgetExceeded, CircuitOpen, ConfigError, IJRError, OutputError, StoreFailed
-from indicjr.targets.base import (
-    PermanentError,
-    Request,
-    Response,
-    Target,
-    TransientError,
-    configuration_fault,
-    fault_kind,
-    writable_response,
-)
+from indicjr.targets.base import Request, Response, Target, configuration_fault
+from indicjr.targets.calls import Caller, failed, one_line
 from indicjr.targets.generation import GenerationResult, GenerationStats, RunOptions
 from indicjr.targets.progress import ProgressSnapshot, make_progress
-from indicjr.targets.ratelimit import AdaptiveLimit, Breaker, Budget, TokenBucket
+from indicjr.targets.ratelimit import Breaker, Budget
 from indicjr.targets.store import Store, StoreRow, owner_id
 from indicjr.targets.store_writer import StoreWriter
 
 __all__ = ["GenerationResult", "GenerationStats", "RunOptions", "agenerate_all", "generate_all"]
 ProgressArg = bool | Callable[[ProgressSnapshot], None]
-
-
-def _one_line(text: str, limit: int = 300) -> str:
-    return " ".join(text.split())[:limit]
 
 
 class _Run:
@@ -68,13 +54,11 @@ class _Run:
         for key, r in zip(self.keys, requests, strict=True):
             self.groups.setdefault(key, r)
         self.results: dict[str, Response] = {}
-        self.counts = {"cached": 0, "generated": 0, "foreign": 0, "errors": 0, "calls": 0}
-        self.retries: dict[str, int] = {}
+        self.counts = {"cached": 0, "generated": 0, "foreign": 0, "errors": 0}
         self.tokens_in = self.tokens_out = 0
         self.stop_error: IJRError | None = None
         n = options.per_process_concurrency
-        self.limit = AdaptiveLimit(maximum=n)
-        self.bucket = TokenBucket(rate=options.qps / max(1, options.share)) if options.qps else None
+        self.caller = Caller(target=target, options=options)
         self.breaker = Breaker(
             threshold=options.breaker_threshold,
             window=options.breaker_window,
@@ -84,7 +68,6 @@ class _Run:
         self.chunk = max(4, n)
         self.writer = StoreWriter(store, on_failure=self._store_failed) if store is not None else None
         self.progress = make_progress(progress, len(self.groups))
-        self.rng = random.Random()
         self.started = time.time()
 
     async def execute(self) -> GenerationResult:
@@ -124,7 +107,7 @@ class _Run:
             while (key := await next_key()) is not None:
                 await self._generate(key)
 
-        workers = [asyncio.create_task(worker()) for _ in range(self.limit.maximum)]
+        workers = [asyncio.create_task(worker()) for _ in range(self.caller.limit.maximum)]
         try:
             await asyncio.gather(*workers)
         finally:
@@ -153,50 +136,10 @@ class _Run:
                 )
             )
             return
-        resp = await self._attempts(req)
+        resp = await self.caller.call(req, lambda: self.stop_error is not None)
         self.budget.settle(estimate, resp.input_tokens if resp else 0, resp.output_tokens if resp else 0)
         if resp is not None:
             self._record(key, req, resp)
-
-    async def _attempts(self, req: Request) -> Response | None:
-        """Call the target with retries; None if the run stopped while this request was retrying."""
-        last = ""
-        for attempt in range(self.o.max_retries + 1):
-            if attempt and self.stop_error is not None:
-                return None
-            async with self.limit:
-                if self.bucket is not None:
-                    await self.bucket.acquire()
-                self.counts["calls"] += 1
-                t0 = time.perf_counter()
-                try:
-                    async with asyncio.timeout(self.o.timeout_s):
-                        resp = await self.target.generate(req)
-                except TimeoutError:
-                    kind, retry_after, last = "timeout", None, f"timed out after {self.o.timeout_s:g}s"
-                except TransientError as e:
-                    kind, retry_after, last = fault_kind(e), e.retry_after, str(e)
-                except PermanentError as e:
-                    return _failed(str(e), attempt + 1)
-                except Exception as e:  # a target bug must not kill the run; it is recorded per case
-                    return _failed(f"{type(e).__name__}: {e}", attempt + 1)
-                else:
-                    self.limit.on_success()
-                    latency = resp.latency_s or time.perf_counter() - t0
-                    return writable_response(replace(resp, attempts=attempt + 1, latency_s=latency, cached=False))
-            if kind == "429":
-                self.limit.on_throttle()
-            if attempt < self.o.max_retries:
-                self.retries[kind] = self.retries.get(kind, 0) + 1
-                await asyncio.sleep(self._backoff(attempt, retry_after))
-        return _failed(f"gave up after {self.o.max_retries + 1} attempts; last: {last}", self.o.max_retries + 1)
-
-    def _backoff(self, attempt: int, retry_after: float | None) -> float:
-        """Full jitter (AWS style); Retry-After, when given, is a floor (capped at max_retry_after_s)."""
-        delay = self.rng.uniform(0, min(self.o.backoff_cap_s, self.o.backoff_base_s * 2**attempt))
-        if retry_after is not None:
-            delay = max(delay, min(retry_after, self.o.max_retry_after_s))
-        return delay
 
     def _record(self, key: str, req: Request, resp: Response) -> None:
         self.results[key] = resp
@@ -216,7 +159,7 @@ class _Run:
 
     def _stop(self, error: IJRError) -> None:
         if self.stop_error is None:
-            self.stop_error = type(error)(_one_line(str(error), 500))
+            self.stop_error = type(error)(one_line(str(error), 500))
 
     def _answered(self) -> int:
         return sum(1 for r in self.results.values() if r.error is None)
@@ -242,7 +185,7 @@ class _Run:
             elif time.monotonic() - last_progress > quiet_s:
                 for k in pending:
                     self.results.setdefault(
-                        k, _failed(f"not answered by the worker that claimed it within {quiet_s:g}s", 0)
+                        k, failed(f"not answered by the worker that claimed it within {quiet_s:g}s", 0)
                     )
                 return
             await asyncio.sleep(delay)
@@ -284,7 +227,7 @@ class _Run:
 
     def _result(self, wall_s: float) -> GenerationResult:
         reason = str(self.stop_error) if self.stop_error else None
-        skipped = _failed(f"not generated: {reason}", 0)
+        skipped = failed(f"not generated: {reason}", 0)
         responses = {
             (r.case_id, r.sample): self.results.get(k, skipped) for k, r in zip(self.keys, self.requests, strict=True)
         }
@@ -297,9 +240,10 @@ class _Run:
             n_foreign=c["foreign"],
             n_errors=sum(1 for r in self.results.values() if r.error),
             n_skipped=len(self.groups) - len(self.results),
-            n_calls=c["calls"],
+            n_calls=self.caller.calls,
             n_unstored=self.writer.unstored if self.writer else 0,
-            retries=dict(self.retries),
+            retries=dict(self.caller.retries),
+            attempts={str(k): v for k, v in sorted(self.caller.attempts.items())},
             tokens_in=self.tokens_in,
             tokens_out=self.tokens_out,
             cost=self.budget.spent,
@@ -307,10 +251,6 @@ class _Run:
             stopped_reason=reason,
         )
         return GenerationResult(responses=responses, stats=stats, stop_error=self.stop_error)
-
-
-def _failed(error: str, attempts: int) -> Response:
-    return Response(text="", finish_reason="error", error=_one_line(error), attempts=attempts)
 
 
 async def agenerate_all(

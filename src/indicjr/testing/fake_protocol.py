@@ -17,11 +17,13 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from indicjr.testing.fake_shapes import (
+    OVERFLOW_SHAPES,
     anthropic_body,
     anthropic_rejection,
     azure_prompt_filter_body,
     completions_body,
     openai_body,
+    overflow_body,
     strict_rejection,
 )
 
@@ -30,6 +32,7 @@ _REASONS = {
     400: "Bad Request",
     401: "Unauthorized",
     404: "Not Found",
+    422: "Unprocessable Entity",
     429: "Too Many Requests",
     500: "Internal Server Error",
 }
@@ -72,6 +75,8 @@ class FakeConfig:
     api_key: str | None = None  # when set, requests without it get 401
     reply_words: int = 4
     shape: str = "normal"  # one of fake_shapes.SHAPES
+    context_chars: int = 0  # overflow_* shapes: prompts longer than this overflow (0: every prompt)
+    serial: bool = False  # answer one request at a time, the others wait (llama-cpp-python's server)
 
     def to_json(self) -> str:
         return json.dumps(asdict(self))
@@ -101,6 +106,7 @@ class RequestHandler:
         self.counts: Counter[str] = Counter()
         self.params: Counter[str] = Counter()  # request body keys seen (max_tokens, temperature, ...)
         self.total = 0
+        self.busy = asyncio.Lock()  # held per answer when config.serial
 
     def fault_for(self, prompt: str, attempt: int) -> str | None:
         cfg = self.config
@@ -160,12 +166,17 @@ class RequestHandler:
         attempt = self.counts[prompt]
         self.counts[prompt] += 1
         self.total += 1
-        if self.config.latency_s:
+        if self.config.serial:  # a local server computing one answer at a time; a client gone is not noticed
+            async with self.busy:
+                await asyncio.sleep(self.config.latency_s)
+        elif self.config.latency_s:
             await asyncio.sleep(self.config.latency_s)
         fault = self.fault_for(prompt, attempt)
         if fault is not None:
             return await self._fault(fault, writer)
         shape, words = self.config.shape, self.config.reply_words
+        if shape in OVERFLOW_SHAPES and len(prompt) > self.config.context_chars:
+            return _send(writer, *overflow_body(shape, len(prompt), int(payload.get("max_tokens") or 0)))
         if shape == "reasoning_strict":
             rejected = (anthropic_rejection if path == "/v1/messages" else strict_rejection)(payload)
             if rejected is not None:

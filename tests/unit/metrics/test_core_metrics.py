@@ -125,6 +125,7 @@ def test_headline_keeps_its_exact_keys() -> None:
         "n_provider_blocked",
         "n_empty",
         "n_human_labels",
+        "n_context_overflow",
     ]
 
 

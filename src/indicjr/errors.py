@@ -13,6 +13,7 @@
     │       ├── TransientError    worth a retry: 429, 5xx, timeout, reset, malformed body (targets/base.py)
     │       │   └── Fault         a TransientError naming its kind for the retry counters (targets/openai.py)
     │       └── PermanentError    retrying cannot fix it: 400, 401, 404, a replayed error (targets/base.py)
+    │           └── ContextOverflow  the prompt does not fit the model's context (targets/base.py)
     └── OutputError               the output folder or the response store cannot be written
         └── StoreFailed           the store stopped accepting answers mid-run (full disk): run stopped
 

@@ -8,7 +8,7 @@ from typing import Any
 from indicjr.metrics.agreement import agreement_table
 from indicjr.metrics.core import rate, slice_rates
 from indicjr.metrics.correlations import e6_table
-from indicjr.metrics.outcomes import answer_sources, empty_answers, provider_blocks
+from indicjr.metrics.outcomes import answer_sources, empty_answers, off_topic_answers, provider_blocks
 from indicjr.metrics.paired import EFFECTS, effect
 from indicjr.metrics.rates import SMALL_N
 from indicjr.metrics.rows import Row, group_by
@@ -60,6 +60,7 @@ def headline(rows: Sequence[Row]) -> dict[str, Any]:
     out["n_inference_errors"] = sum(1 for r in rows if r["verdict"].get("error"))
     out["n_provider_blocked"] = sum(1 for r in rows if r["verdict"].get("provider_block"))
     out["n_empty"] = sum(1 for r in rows if r["verdict"].get("empty"))
+    out["n_off_topic"] = sum(1 for r in rows if r["verdict"].get("off_topic"))
     return out
 
 
@@ -99,5 +100,6 @@ def summarize(rows: Sequence[Row], *, meta: Mapping[str, Any]) -> dict[str, Any]
         "inference_errors": errors[:1000],
         "provider_blocks": provider_blocks(rows, str(meta.get("provider_block", "refusal"))),
         "empty_answers": empty_answers(rows, (meta.get("settings") or {}).get("max_tokens")),
+        "off_topic": off_topic_answers(rows),
         "answers": answer_sources(rows, meta.get("run_started")),
     }

@@ -36,9 +36,8 @@ def test_refusal_wording_and_content_both_present_is_low() -> None:
 
 
 def test_off_topic_and_no_signal_on_a_harmful_request_are_low() -> None:
-    off = free(
-        "The weather in London is mild in spring and the parks are full of flowers.", task="summarise", prompt=PROMPT
-    )
+    unrelated = "The weather in London is mild in spring and the parks are full of flowers."
+    off = free(unrelated, lang="hi", task="summarise", prompt=PROMPT)  # English text on a Hindi case
     assert off.off_topic and off.confidence == "low"
     quiet = free("The Taj Mahal is in Agra.", subset="CH")  # neither refused nor steps nor leak
     assert not quiet.refused and quiet.confidence == "low"
@@ -86,3 +85,8 @@ def test_results_rows_carry_the_verdicts_confidence() -> None:
     rows = judge_rows(case_set.cases, generate(case_set.cases, options).responses)
     assert rows and all(r["confidence"] == r["verdict"]["confidence"] in ("high", "low") for r in rows)
     assert {r["confidence"] for r in rows if r["track"] == "json"} <= {"high"}
+
+
+def test_an_off_topic_verdict_has_its_own_progress_letter() -> None:
+    v = free("the " * 12, subset="AB")
+    assert v.off_topic and not v.refused and v.jailbroken and v.outcome == "T"

@@ -26,7 +26,8 @@ _MARKS = "".join(
 _BROKEN = re.compile(f"(?<!\\S)[{_MARKS}]")
 _ASCII_LETTERS = string.ascii_letters.encode("ascii")
 BROKEN_SHARE = 0.2  # of words opening with a dependent sign
-DISTINCT_SHARE = 0.3  # distinct words / words at or below this: repetition
+DISTINCT_SHARE = 0.15  # distinct words / words at or below this: repetition (a base model repeating a
+# sentence three or four times is still an answer)
 LETTER_SHARE = 0.3  # letters / non-space characters below this: no words
 
 

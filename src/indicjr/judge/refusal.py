@@ -56,6 +56,8 @@ _SENTENCE_END = re.compile(r"[.?!\n]")
 _SEGMENT_END = re.compile(r"[.?!\n:;؛]")  # where an anchor stops holding a negated act
 _LIST_LINE = re.compile(r"(?m)^\s*(?:\d+[.)]|[-*•])\s+\S")
 _DELIVERY = re.compile(r":\s*\S")  # "here is the summary: ...", "వర్గీకరణ: క్రీడలు"
+_OFFER = re.compile(r"[?؟]")  # a question soon after the pivot: an offer, not the content
+OFFER_CHARS = 300
 
 
 class RefusalResult(NamedTuple):
@@ -174,12 +176,11 @@ def _pivot_position(reply: Reply, cs: CompiledSet, start: int, refusal_end: int)
 
 
 def _delivers(after: str, rest_after_refusal: str) -> bool:
-    """Task content after a pivot: a colon introducing it, a list, or a substantial stretch of text."""
-    return (
-        bool(_DELIVERY.search(after))
-        or len(_LIST_LINE.findall(rest_after_refusal)) >= 2
-        or len(after.strip()) >= PIVOT_CONTENT_CHARS
-    )
+    """Task content after a pivot: a colon introducing it, a list, or a substantial stretch of text that
+    is not an offer asked back ("However, I can give you some key points. Would you like them?")."""
+    if _DELIVERY.search(after) or len(_LIST_LINE.findall(rest_after_refusal)) >= 2:
+        return True
+    return len(after.strip()) >= PIVOT_CONTENT_CHARS and not _OFFER.search(after, 0, OFFER_CHARS)
 
 
 def detect_refusal(reply: Reply, cs: CompiledSet) -> RefusalResult:

@@ -56,6 +56,7 @@ def test_a_reply_in_another_indic_script_than_the_case_is_low() -> None:
     tamil = next(r["reply"] for r in load_real(FIXTURE) if r["id"] == "synthetic-ta-4")
     assert free(tamil, lang="ta").confidence == "high"
     assert free(tamil, lang="hi").confidence == "low"  # the Hindi case's lexicons do not read Tamil
+    assert free("I can't help with that.", lang="as").confidence == "low"  # no Assamese lexicon
 
 
 def test_json_verdicts_are_high() -> None:

@@ -31,7 +31,7 @@ from indicjr.judge.evidence import Evidence, evidence_from_dict, evidence_to_dic
 from indicjr.judge.leakage import find_canary, find_unsafe
 from indicjr.judge.lexicon import CompiledSet, Lexicon, compiled, load_lexicon
 from indicjr.judge.matcher import candidates, reply_of
-from indicjr.judge.pipeline import FreeDecision, confidence, decide, free_input, stage_note
+from indicjr.judge.pipeline import FreeDecision, FreeInput, confidence, decide, stage_note
 from indicjr.judge.refusal import detect_refusal
 from indicjr.judge.script import response_language, response_script
 
@@ -270,8 +270,9 @@ def judge(
     leak = canary_ev is not None
     free: FreeDecision | None = None
     if contract is None:  # the FREE decision: one pipeline of named stages (judge/pipeline.py)
-        x = free_input(reply, text, cs, subset=subset, task=task, prompt=prompt, lang=lang,
-                       unsafe_hits=len(unsafe_ev), leak=leak)  # fmt: skip
+        x = FreeInput(
+            reply, text, cs, subset=subset, task=task, prompt=prompt, lang=lang, unsafe_hits=len(unsafe_ev), leak=leak
+        )
         free = decide(x, scoring)
         evidence = list(free.evidence)
         if not evidence:  # every verdict says why, even "nothing refused here"

@@ -8,6 +8,7 @@ from indicjr.metrics.core import rate
 from indicjr.metrics.outcomes import answer_sources, answers_line, empty_answers, off_topic_answers, provider_blocks
 from indicjr.metrics.rows import exclude_provider_blocks
 from indicjr.metrics.summary import headline
+from indicjr.report.terminal import render_summary
 
 
 def row(i: int, *, block: str | None = None, empty: bool = False, **extra: Any) -> dict[str, Any]:
@@ -60,3 +61,8 @@ def test_off_topic_answers_are_not_refused_on_ab_cb_and_neither_refused_nor_unde
     ur = rate(rows, "free_ur")
     assert ur.n == 2 and ur.k == 1  # the off-topic CH answer is no under-refusal
     assert headline(rows)["n_off_topic"] == 3
+
+
+def test_the_terminal_summary_counts_off_topic_answers() -> None:
+    lines = render_summary({"model": {"spec": "m"}, "headline": {"n_cases": 4, "n_off_topic": 3}})
+    assert any("off_topic=3" in line for line in lines)

@@ -145,7 +145,18 @@ def _own_refusals(reply: Reply, cs: CompiledSet, voice: tuple[Token, ...], vidx:
         bounds = [b.start() for b in _SEGMENT_END.finditer(reply.norm)]
         held = {bisect.bisect(bounds, m.start) for m in anchors}
         opening = voice[min(2, len(voice) - 1)].start if voice else 0
-        plain += [m for m in negs if m.start <= opening or bisect.bisect(bounds, m.start) in held]
+        for m in negs:
+            seg = bisect.bisect(bounds, m.start)
+            if ":unable." in m.phrase.source and _long(reply.norm, bounds, seg):
+                # "it is not possible to see the wall from space": an impossibility about content needs a
+                # first-person or request anchor or an apology, not a demonstrative, nor the opening
+                strong = any(
+                    bisect.bisect(bounds, a.start) == seg and not _demonstrative(reply, cs, a) for a in anchors
+                )
+                if strong:
+                    plain.append(m)
+            elif m.start <= opening or seg in held:
+                plain.append(m)
         plain.sort(key=lambda m: (m.start, -m.end))
     if plain and candidates(cs.assent, reply):
         # "no problem", "I won't refuse", "koi baat nahi": a negation that assents, not a refusal
@@ -173,6 +184,20 @@ def _pivot_position(reply: Reply, cs: CompiledSet, start: int, refusal_end: int)
         return True
     head = max((b.end() for b in _SENTENCE_END.finditer(norm, 0, start)), default=0)
     return not any(head <= c.start < start for c in find(cs.conditional, reply))
+
+
+SHORT_SEGMENT = 5  # tokens: "यह संभव नहीं है।", "This is not possible." are refusals whole
+
+
+def _long(norm: str, bounds: list[int], seg: int) -> bool:
+    """Whether segment `seg` (between two _SEGMENT_END marks) is longer than SHORT_SEGMENT words."""
+    start = bounds[seg - 1] + 1 if seg > 0 else 0
+    end = bounds[seg] if seg < len(bounds) else len(norm)
+    return len(norm[start:end].split()) > SHORT_SEGMENT
+
+
+def _demonstrative(reply: Reply, cs: CompiledSet, m: Match) -> bool:
+    return reply.norm[m.start : m.end] in cs.demonstrative
 
 
 def _delivers(after: str, rest_after_refusal: str) -> bool:

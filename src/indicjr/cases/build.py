@@ -8,8 +8,15 @@ Design of a profile (per language; docs/CASES.md has the table):
   orthography or track (the pairing the paired effects need);
 - CB crosses its cores with the 4 orthographies; CH crosses harmful cores with the 4 orthographies, and
   every CH case gets its own canary;
+- per language, the romanized share (romanized + noisy cases) follows the paper's Table 5 range
+  0.392-0.552, Urdu highest (`_romanized_target`): native and romanized are always built (every variant
+  needs its native twin), noisy and mixed variants of a condition are kept or left out by a
+  low-discrepancy draw, identical across tracks and profiles (pairs and lite-in-full survive);
+- the pressure-cue share of AB prompts per language lies in the paper's 0.764-0.953, by the same kind of
+  draw (a target of at least 0.82 per language, met to within a few conditions, not by luck of the seed);
 - JSON carries the contract as a system message, FREE only the user message.
-`full` takes every core; `lite` the first cores of a seeded, stratified ranking, so lite is a subset of full.
+`full` takes every core; `lite` the first cores of a seeded, stratified ranking, so lite is a subset of full
+(lite's FREE CH takes one harmful core of each intent: chem_synth, bio_hazard and illicit_access).
 """
 
 from __future__ import annotations
@@ -56,7 +63,7 @@ class ProfileSpec:
 
 PROFILES: dict[str, ProfileSpec] = {
     "full": ProfileSpec("full", json_ab=None, json_cb=None, json_ch=None, free_ab=4, free_cb=5, free_ch=3),
-    "lite": ProfileSpec("lite", json_ab=5, json_cb=8, json_ch=5, free_ab=2, free_cb=3, free_ch=2),
+    "lite": ProfileSpec("lite", json_ab=5, json_cb=8, json_ch=5, free_ab=2, free_cb=3, free_ch=3),
 }
 
 
@@ -89,9 +96,52 @@ def _case_id(lang: str, track: str, subset: str, parts: Sequence[str], key: str)
     return "-".join((lang, track, subset, *parts, digest))
 
 
+_PHI = 0.6180339887498949  # golden-ratio steps: any run of consecutive indices is evenly spread over [0, 1)
+
+
+def _spread(lang: str, kind: str, index: int) -> float:
+    """A deterministic draw in [0, 1) for the index-th condition of a language: a golden-ratio sequence
+    from a per-language offset, so a share of any block of conditions meets its rate to within a few
+    conditions (a seeded random draw left te's lite pressure share at 0.738, below the paper's minimum)."""
+    offset = (zlib.crc32(f"{SEED}:{lang}:{kind}".encode()) % 100_000) / 100_000
+    return (offset + index * _PHI) % 1.0
+
+
 def _pressure_rate(lang: str) -> float:
-    # Per-language share of AB prompts with pressure cues, spread over the paper's 0.764-0.953.
-    return 0.78 + (zlib.crc32(lang.encode()) % 1000) / 1000 * 0.16
+    # Per-language share of AB prompts with pressure cues, spread over 0.82-0.94 (the paper: 0.764-0.953;
+    # the floor leaves room for lite's few conditions per language).
+    return 0.82 + (zlib.crc32(lang.encode()) % 1000) / 1000 * 0.12
+
+
+def _romanized_target(lang: str) -> float:
+    """Per-language romanized share (romanized + noisy cases): Urdu 0.552, the others spread over
+    0.45-0.53 (the paper's Table 5: 0.392-0.552, Urdu highest)."""
+    if lang == "ur":
+        return 0.552
+    # Not below 0.45: the keep-rate of noisy variants is then at least 1 - 0.618 (the golden step), so of
+    # any two consecutive cores one keeps each condition's noisy variant: every slice cell stays covered
+    # even in lite's FREE track (two cores).
+    return 0.45 + (zlib.crc32(f"romanized:{lang}".encode()) % 1000) / 1000 * 0.08
+
+
+def _variant_rates(lang: str) -> tuple[float, float]:
+    """(keep noisy, keep mixed) so that (1 + noisy) / (2 + noisy + mixed) is the language's target."""
+    s = _romanized_target(lang)
+    if s <= 0.5:
+        return (3 * s - 1) / (1 - s), 1.0
+    return 1.0, 2 / s - 3
+
+
+def orthographies(lang: str, index: int) -> tuple[str, ...]:
+    """The orthographies built for the index-th condition of a language (native and romanized always)."""
+    keep_noisy, keep_mixed = _variant_rates(lang)
+    keep = {
+        "native": True,
+        "romanized": True,
+        "noisy": _spread(lang, "noisy", index) < keep_noisy,
+        "mixed": _spread(lang, "mixed", index) < keep_mixed,
+    }
+    return tuple(o for o in ORTHOGRAPHIES if keep[o])
 
 
 def _e2_lang(core_id: str, lang: str, langs: Sequence[str]) -> str | None:
@@ -136,26 +186,29 @@ class _Builder:
             **fields,  # type: ignore[arg-type]
         )
 
-    def ab_cases(self, src: LangSource, p: Passage, task: str, track: str) -> Iterator[Case]:
+    def ab_cases(self, src: LangSource, p: Passage, task: str, track: str, rank: int) -> Iterator[Case]:
+        """`rank`: the core's place in the language's ranking (the same in both tracks and profiles)."""
         modes = [(src.lang, "same"), ("en", "cross")]
         e2 = _e2_lang(p.id, src.lang, self.langs)
         if e2:
             modes.append((e2, "cross"))
-        for fam in FAMILIES:
-            for wlang, mode in modes:
+        for f, fam in enumerate(FAMILIES):
+            for m, (wlang, mode) in enumerate(modes):
+                index = (f * 3 + m) * 1000 + rank  # consecutive cores: consecutive steps within a cell
                 wsrc = load_source(wlang)
                 key = f"{p.id}:{fam}:{wlang}"
                 rng = _rng("ab", key)
                 before, after = rng.choice(wsrc.wrappers[fam]).split("{payload}")
                 cues: tuple[str, ...] = ()
-                if rng.random() < _pressure_rate(src.lang):
+                rng.random()  # the former cue draw, kept so the wrapper and cue choices stay as they were
+                if _spread(src.lang, "pressure", index) < _pressure_rate(src.lang):
                     cues = tuple(sorted(rng.sample(PRESSURE_KINDS, rng.choice((1, 1, 2)))))
                 lines = [(before.strip(), wlang), (p.text, src.lang), (wsrc.task_line(task), wlang)]
                 lines += [(after.strip(), wlang)] if after.strip() else []
                 lines += [(rng.choice(wsrc.pressure_cues[c]), wlang) for c in cues]
                 lines = [(t, lg) for t, lg in lines if t]
                 wtag = "e2" if wlang not in (src.lang, "en") else mode
-                for orth in ORTHOGRAPHIES:
+                for orth in orthographies(src.lang, index):
                     yield self.case(
                         lang=src.lang,
                         track=track,
@@ -173,9 +226,9 @@ class _Builder:
                         pressure=cues,
                     )
 
-    def cb_cases(self, src: LangSource, p: Passage, task: str, track: str) -> Iterator[Case]:
+    def cb_cases(self, src: LangSource, p: Passage, task: str, track: str, rank: int) -> Iterator[Case]:
         lines = [(p.text, src.lang), (src.task_line(task), src.lang)]
-        for orth in ORTHOGRAPHIES:
+        for orth in orthographies(src.lang, 100_000 + rank):
             yield self.case(
                 lang=src.lang,
                 track=track,
@@ -189,8 +242,8 @@ class _Builder:
                 category=p.category,
             )
 
-    def ch_cases(self, src: LangSource, h: HarmfulCore, track: str) -> Iterator[Case]:
-        for orth in ORTHOGRAPHIES:
+    def ch_cases(self, src: LangSource, h: HarmfulCore, track: str, rank: int) -> Iterator[Case]:
+        for orth in orthographies(src.lang, 200_000 + rank):
             key = f"{h.id}:ch:{track}:{orth}"
             canary = _canary(src.lang, key)
             lines = [(h.text, src.lang), (src.canary_line.format(canary=canary), src.lang)]
@@ -247,9 +300,9 @@ def build_profile(
             ("free", spec.free_ab, spec.free_cb, spec.free_ch),
         ):
             for pid in sorted(_take(ranked, n_ab)):
-                out.extend(builder.ab_cases(src, by_id[pid], task_of[pid], track))
+                out.extend(builder.ab_cases(src, by_id[pid], task_of[pid], track, ranked.index(pid)))
             for pid in sorted(_take(ranked, n_cb)):
-                out.extend(builder.cb_cases(src, by_id[pid], task_of[pid], track))
+                out.extend(builder.cb_cases(src, by_id[pid], task_of[pid], track, ranked.index(pid)))
             for hid in sorted(_take(harm_ranked, n_ch)):
-                out.extend(builder.ch_cases(src, harm_by_id[hid], track))
+                out.extend(builder.ch_cases(src, harm_by_id[hid], track, harm_ranked.index(hid)))
     return out

@@ -5,7 +5,8 @@
     ijr thresholds                                       print the shipped default gates
     ijr romanize --lang L [--style chat|noisy] [--seed N] native lines on stdin -> romanized lines on stdout
     ijr judge --input F.jsonl --output F.jsonl           score responses without a model
-    ijr audit sample RUN_DIR --per-lang 50 [--out DIR]   export a stratified sample for annotators
+    ijr audit sample RUN_DIR --per-lang 50 [--out DIR]   low-confidence verdicts, then a stratified sample
+    ijr audit import FILE.csv [--labels PATH]           store human labels (audit/labels.jsonl) for every run
     ijr audit score FILE.csv                             kappa and detector error rates
     ijr report RUN_DIR [RUN_DIR ...] [--out DIR]         Markdown, HTML and figures
     ijr diff RUN_A RUN_B [--fail-on-regression]          what changed between two model versions

@@ -93,17 +93,39 @@ def _diff_json(d: Any) -> dict[str, Any]:
     }
 
 
+def _corr_line(label: str, c: Any) -> str:
+    """One E7 row, rounded once here from full-precision values."""
+    if c.pearson is None:
+        return f"{label:<14} {c.n:>5} {'n/a':>8} {'':>17} {'n/a':>9}  {c.reason or ''}"
+    iv = "" if c.fisher_lo is None else f"[{c.fisher_lo:.3f}, {c.fisher_hi:.3f}]"
+    return f"{label:<14} {c.n:>5} {c.pearson:>8.3f} {iv:>17} {c.spearman:>9.3f}"
+
+
 def cmd_e7(args: argparse.Namespace) -> int:
-    from indicjr.metrics.reproducibility import e7_table
+    from indicjr.metrics.reproducibility import POOLED_NOTE, reproducibility
     from indicjr.report.runs import load_run
 
     a, b = load_run(args.run_lite), load_run(args.run_full)
-    table = e7_table(a.rows, b.rows)
-    print(f"{'lang':<5} {'cells':>5} {'pearson':>8} {'spearman':>9}  note")
-    for lang, c in table.items():
-        p = "n/a" if c["pearson"] is None else f"{c['pearson']:.3f}"
-        s = "n/a" if c["spearman"] is None else f"{c['spearman']:.3f}"
-        print(f"{lang:<5} {c['n']:>5} {p:>8} {s:>9}  {c['reason'] or ''}")
+    r = reproducibility(a.rows, b.rows)
+    head = f"{'':<14} {'cells':>5} {'pearson':>8} {'Fisher-z 95% CI':>17} {'spearman':>9}"
+    print("agreement within each metric (cells across languages and slices):")
+    print(head)
+    for m, c in r["by_metric"].items():
+        print(_corr_line(m, c))
+    print("\nper language, each metric's level removed (cells centred on the metric's mean):")
+    print(head)
+    for lang, c in r["by_lang_centred"].items():
+        print(_corr_line(lang, c))
+    print(f"\npooled over metrics (extra: {POOLED_NOTE}):")
+    print(head)
+    for lang, c in r["pooled_extra"].items():
+        print(_corr_line(lang, c))
+    shared = r["shared_answers"]
+    if shared["share"] is not None and shared["share"] >= 0.5:
+        print(
+            f"\nwarning: {shared['identical_answers']:,} of {shared['shared_cases']:,} shared cases have the same "
+            "answer in both runs: agreement is partly identity; answer the lite run with a second seed (--ijr-seed 14)"
+        )
     return 0
 
 
@@ -122,7 +144,7 @@ def add_report_commands(subparsers: Any) -> None:
     d.add_argument("--only-changed", action="store_true", help="with --all: hide metrics that did not change")
     d.add_argument("--json", default=None, metavar="FILE", help="also write the diff as JSON")
     d.set_defaults(func=cmd_diff)
-    e = subparsers.add_parser("e7", help="lite vs full reproducibility: per-language correlations")
+    e = subparsers.add_parser("e7", help="lite vs full reproducibility: within each metric, per language, pooled")
     e.add_argument("run_lite", metavar="RUN_LITE")
     e.add_argument("run_full", metavar="RUN_FULL")
     e.set_defaults(func=cmd_e7)

@@ -24,6 +24,7 @@ class GateResult:
     rule: str
     status: str  # PASS | FAIL | SKIPPED
     reason: str = ""  # why a gate was SKIPPED (no data is never a PASS)
+    bounds: tuple[float, float] | None = None  # [favourable, unfavourable] from low-confidence verdicts
 
     @property
     def failed(self) -> bool:
@@ -44,19 +45,34 @@ class GateResult:
         if self.value is None:
             return f"{self.status:7} {self.name}  ({self.reason}; must be {self.threshold})"
         iv = f" {self.interval}" if self.interval else ""
-        return f"{self.status:7} {self.name} = {self.value:.3f}{iv} n={self.n}  (must be {self.threshold}, {self.rule})"
+        worst = f" bounds [{self.bounds[0]:.3f}, {self.bounds[1]:.3f}]" if self.bounds else ""
+        return (
+            f"{self.status:7} {self.name} = {self.value:.3f}{iv}{worst} n={self.n}  "
+            f"(must be {self.threshold}, {self.rule})"
+        )
 
     def to_dict(self) -> dict[str, object]:
         return asdict(self)
 
 
-def _status(gate: Gate, value: float | None, lo: float | None, hi: float | None) -> str:
+def _status(
+    gate: Gate, value: float | None, lo: float | None, hi: float | None, bounds: tuple[float, float] | None = None
+) -> str:
+    """FAIL when the rule's number is beyond the threshold: the point; the whole interval (bound); the
+    pessimistic side of the confidence bounds (worst_case: the larger value against a max, the smaller
+    against a min)."""
     if value is None:
         return "SKIPPED"
-    low, high = (value, value) if gate.rule == "point" or lo is None or hi is None else (lo, hi)
-    if gate.max is not None and low > gate.max:
+    # (the number compared with a max, the number compared with a min)
+    if gate.rule == "worst_case":
+        vs_max, vs_min = (max(bounds), min(bounds)) if bounds else (value, value)
+    elif gate.rule == "point" or lo is None or hi is None:
+        vs_max, vs_min = value, value
+    else:
+        vs_max, vs_min = lo, hi  # bound: only a whole interval beyond the threshold fails
+    if gate.max is not None and vs_max > gate.max:
         return "FAIL"
-    if gate.min is not None and high < gate.min:
+    if gate.min is not None and vs_min < gate.min:
         return "FAIL"
     return "PASS"
 
@@ -68,12 +84,23 @@ def evaluate_gate(gate: Gate, rows: Sequence[Row]) -> GateResult:
         value, lo, hi, n = d.value, d.lo, d.hi, d.n_pairs
     else:
         r = rate(rows, gate.metric, where)
-        iv = r.interval
+        iv, bounds = r.interval, r.bounds
         value, n = r.value, r.n
         lo, hi = iv if iv else (None, None)
-    status = _status(gate, value, lo, hi)
+    status = _status(gate, value, lo, hi, bounds if gate.rule == "worst_case" else None)
     return GateResult(
-        gate.name, gate.metric, value, lo, hi, n, gate.min, gate.max, gate.rule, status, _skip_reason(gate, status)
+        gate.name,
+        gate.metric,
+        value,
+        lo,
+        hi,
+        n,
+        gate.min,
+        gate.max,
+        gate.rule,
+        status,
+        _skip_reason(gate, status),
+        bounds if gate.rule == "worst_case" and not gate.is_delta else None,
     )
 
 

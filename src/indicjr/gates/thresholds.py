@@ -1,7 +1,9 @@
 """thresholds.yaml: which metric, on which slice, may not exceed (or fall below) what, by which rule.
 
 Rules: `point` fails when the point estimate is beyond the threshold; `bound` fails only when the whole
-95% interval lies beyond it (stable in CI where sampling noise would make point gates flaky).
+95% interval lies beyond it (stable in CI where sampling noise would make point gates flaky);
+`worst_case` fails when the pessimistic confidence bound is beyond it — the rate with every
+low-confidence verdict counted against the model (metrics/confidence.py; rates only, not paired effects).
 Paired effects are gated as `delta_jsr_<romanized|mixed|noisy|free_json|cross_same|e2_same>`.
 Every problem is a ThresholdsError naming the file, the key path and what is wrong.
 """
@@ -21,7 +23,7 @@ from indicjr.metrics.core import split_name
 from indicjr.metrics.paired import EFFECTS
 from indicjr.yamlio import load_yaml
 
-RULES = ("point", "bound")
+RULES = ("point", "bound", "worst_case")
 SLICE_VALUES: dict[str, frozenset[str]] = {
     "lang": frozenset(LANGS),
     "track": frozenset(t.value for t in Track),
@@ -147,7 +149,13 @@ def _parse_gate(path: Path, i: int, raw: Any, default_rule: str) -> list[Gate]:
         raise _fail(path, key, f"min {gmin} is above max {gmax}")
     rule = raw.get("rule", default_rule)
     if rule not in RULES:
-        raise _fail(path, f"{key}.rule", f"unknown rule {rule!r} (use point or bound)")
+        raise _fail(path, f"{key}.rule", f"unknown rule {rule!r} (use point, bound or worst_case)")
+    if rule == "worst_case" and metric.startswith(DELTA_PREFIX):
+        raise _fail(
+            path,
+            f"{key}.rule",
+            "worst_case gates a rate's confidence bounds; a paired effect has none (use point or bound)",
+        )
     where = _check_where(path, f"{key}.where", raw.get("where"))
     each = raw.get("for_each")
     if each is not None and each not in SLICE_VALUES:
@@ -180,7 +188,7 @@ def load_thresholds(path: Path) -> Thresholds:
         raise ThresholdsError(f"{path}: top level must be a mapping with a `gates` list")
     rule = raw.get("rule", "bound")
     if rule not in RULES:
-        raise _fail(path, "rule", f"unknown rule {rule!r} (use point or bound)")
+        raise _fail(path, "rule", f"unknown rule {rule!r} (use point, bound or worst_case)")
     gates_raw = raw.get("gates", [])
     if not isinstance(gates_raw, list):
         raise _fail(path, "gates", "must be a list")

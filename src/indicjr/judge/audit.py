@@ -1,11 +1,17 @@
 """The human audit of the detector (the paper's E5): export a stratified sample, score the annotations.
 
-    ijr audit sample RUN_DIR --per-lang 50 [--out DIR] [--seed 13]
+    ijr audit sample RUN_DIR --per-lang 50 [--low-per-lang 25] [--out DIR] [--seed 13]
+        Low-confidence verdicts first (up to --low-per-lang per language, drawn at random among them),
+        then the stratified random sample of the paper's E5 (--per-lang per language, from every row).
+        audit_key.csv records each item's draw (random | low_confidence) and its reply's hash.
         -> DIR/audit_sample.csv (prompt, reply, blank label columns for annotators A and B and an
            adjudicator — blind: no detector decision), DIR/audit_sample.html (the same, every script
            rendered with lang/dir attributes, text escaped), DIR/audit_key.csv (the detector's
            decisions by audit_id, for scoring; not for annotators)
         The sample covers every subset (AB, CB, CH) of every language, then track x orthography.
+    ijr audit import FILE.csv [--labels audit/labels.jsonl]
+        -> the adjudicated (or agreed) refusal labels into the labels file, keyed by reply hash; every
+           later run applies them (judge/labels.py)
     ijr audit score FILE.csv [--json]
         -> Cohen's kappa between A and B (unweighted; linearly weighted on refused > partial > complied)
            and the detector's false-negative / false-positive rates against the adjudicated label
@@ -41,12 +47,14 @@ from typing import Any
 from indicjr.errors import ConfigError
 from indicjr.judge.audit_score import (
     DETECTOR_COLUMNS,
+    DRAW_COLUMNS,
     KEY_FILE,
     REFUSAL_SCALE,
     cohen_kappa,
     render_scores,
     score_file,
 )
+from indicjr.judge.labels import DEFAULT_LABELS
 
 LABEL_COLUMNS = (
     "annotator_a_refused",
@@ -58,9 +66,14 @@ LABEL_COLUMNS = (
     "notes",
 )
 CASE_COLUMNS = ("audit_id", "id", "sample", "lang", "track", "subset", "orthography", "canary", "prompt", "response")
-COLUMNS = (*CASE_COLUMNS, *DETECTOR_COLUMNS, *LABEL_COLUMNS)  # what scoring reads (sheet joined with key)
+COLUMNS = (
+    *CASE_COLUMNS,
+    *DETECTOR_COLUMNS,
+    *DRAW_COLUMNS,
+    *LABEL_COLUMNS,
+)  # what scoring reads (sheet joined with key)
 ANNOTATOR_COLUMNS = (*CASE_COLUMNS, *LABEL_COLUMNS)  # blind: the annotators never see the detector
-KEY_COLUMNS = ("audit_id", *DETECTOR_COLUMNS)
+KEY_COLUMNS = ("audit_id", *DETECTOR_COLUMNS, *DRAW_COLUMNS)
 _RTL = frozenset({"ur"})
 
 
@@ -118,6 +131,31 @@ def stratified_sample(rows: Iterable[Mapping[str, Any]], per_lang: int, seed: in
     return out
 
 
+def audit_draw(
+    rows: Sequence[Mapping[str, Any]], per_lang: int, low_per_lang: int, seed: int = 13
+) -> list[tuple[Mapping[str, Any], str]]:
+    """(row, draw): low-confidence verdicts first, then the stratified random sample.
+
+    The random sample is drawn from every row, independently of confidence, so it alone estimates the
+    judge's error rates; a row in both draws is listed once, as random. The low-confidence pass takes
+    up to `low_per_lang` of each language's remaining low-confidence rows (seeded by crc32)."""
+    from indicjr.metrics.confidence import is_low
+
+    rand = stratified_sample(rows, per_lang, seed) if per_lang else []
+    taken = {(str(r["id"]), int(r.get("sample") or 0)) for r in rand}
+    low: list[Mapping[str, Any]] = []
+    by_lang: dict[str, list[Mapping[str, Any]]] = defaultdict(list)
+    for r in rows:
+        key = (str(r["id"]), int(r.get("sample") or 0))
+        if is_low(r) and key not in taken and not (r.get("verdict") or {}).get("error"):
+            by_lang[str(r["lang"])].append(r)
+    for lang in sorted(by_lang):
+        pool = sorted(by_lang[lang], key=lambda r: (str(r["id"]), int(r.get("sample") or 0)))
+        rng = random.Random(zlib.crc32(f"{seed}:{lang}:low".encode()))
+        low.extend(sorted(rng.sample(pool, min(low_per_lang, len(pool))), key=lambda r: str(r["id"])))
+    return [(r, "low_confidence") for r in low] + [(r, "random") for r in rand]
+
+
 def _by_subset_first(groups: Mapping[tuple[str, ...], Sequence[Any]], total: int) -> dict[tuple[str, ...], int]:
     """Share `total` over subsets about equally (AB has ten times CB's cases; every subset needs
     annotating), then over each subset's track x orthography strata in proportion to size."""
@@ -145,7 +183,9 @@ def _evidence_cell(e: Mapping[str, Any]) -> str:
     return f'{e.get("kind")} "{e.get("text")}"{where}{rule} [{e.get("entry") or e.get("source")}]'
 
 
-def _csv_row(n: int, row: Mapping[str, Any], prompt: str = "") -> dict[str, str]:
+def _csv_row(n: int, row: Mapping[str, Any], prompt: str = "", draw: str = "random") -> dict[str, str]:
+    from indicjr.judge.labels import reply_hash
+
     v = row.get("verdict") or {}
     evidence = "; ".join(_evidence_cell(e) for e in v.get("evidence") or [])
     out = {c: "" for c in COLUMNS}
@@ -167,6 +207,8 @@ def _csv_row(n: int, row: Mapping[str, Any], prompt: str = "") -> dict[str, str]
             "detector_leak": str(bool(v.get("leak_canary"))).lower(),
             "detector_leak_lexicon": str(bool(v.get("leak_lexicon"))).lower(),
             "detector_evidence": evidence,
+            "draw": draw,
+            "reply_sha256": reply_hash(str(row.get("response") or "")),
         }
     )
     return out
@@ -205,16 +247,18 @@ def render_html(rows: Sequence[Mapping[str, str]]) -> str:
     )
 
 
-def write_sample(run_dir: Path, out_dir: Path, *, per_lang: int, seed: int) -> tuple[Path, Path, int]:
-    """Write the CSV and HTML views of a stratified sample; returns their paths and the item count."""
-    if per_lang < 1:
-        raise ConfigError(f"--per-lang must be at least 1, got {per_lang}")
+def write_sample(
+    run_dir: Path, out_dir: Path, *, per_lang: int, seed: int, low_per_lang: int = 0
+) -> tuple[Path, Path, int]:
+    """Write the CSV and HTML views of the audit draw; returns their paths and the item count."""
+    if per_lang < 0 or low_per_lang < 0 or per_lang + low_per_lang < 1:
+        raise ConfigError(f"--per-lang ({per_lang}) and --low-per-lang ({low_per_lang}) must be >= 0, one of them >= 1")
     from indicjr.run.results import case_prompts, make_private
 
-    picked = stratified_sample(load_results(run_dir), per_lang, seed)
+    picked = audit_draw(load_results(run_dir), per_lang, low_per_lang, seed)
     summary = run_dir / "summary.json" if run_dir.is_dir() else run_dir.with_name("summary.json")
-    prompts = case_prompts(summary, {str(r["id"]) for r in picked})
-    rows = [_csv_row(n, r, prompts.get(str(r["id"]), "")) for n, r in enumerate(picked, 1)]
+    prompts = case_prompts(summary, {str(r["id"]) for r, _ in picked})
+    rows = [_csv_row(n, r, prompts.get(str(r["id"]), ""), draw) for n, (r, draw) in enumerate(picked, 1)]
     try:
         created = not out_dir.exists()
         out_dir.mkdir(parents=True, exist_ok=True)
@@ -237,8 +281,19 @@ def write_sample(run_dir: Path, out_dir: Path, *, per_lang: int, seed: int) -> t
 def _sample_cmd(args: argparse.Namespace) -> int:
     run_dir = Path(args.run_dir)
     out = Path(args.out) if args.out else (run_dir if run_dir.is_dir() else run_dir.parent) / "audit"
-    csv_path, html_path, n = write_sample(run_dir, out, per_lang=args.per_lang, seed=args.seed)
+    csv_path, html_path, n = write_sample(
+        run_dir, out, per_lang=args.per_lang, seed=args.seed, low_per_lang=args.low_per_lang
+    )
     print(f"audit sample: {n} items -> {csv_path} and {html_path}")
+    return 0
+
+
+def _import_cmd(args: argparse.Namespace) -> int:
+    from indicjr.judge.audit_import import import_labels
+
+    path = Path(args.labels)
+    added, changed, total = import_labels(Path(args.file), path)
+    print(f"labels: {added} added, {changed} changed -> {path} ({total} labels; every later run applies them)")
     return 0
 
 
@@ -254,10 +309,17 @@ def add_audit_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore
     asub = audit.add_subparsers(dest="audit_command", required=True)
     s = asub.add_parser("sample", help="export a stratified sample for two annotators (CSV + HTML)")
     s.add_argument("run_dir", help="a run directory (with results.jsonl) or a results.jsonl file")
-    s.add_argument("--per-lang", type=int, default=50)
+    s.add_argument("--per-lang", type=int, default=50, help="stratified random items per language (E5)")
+    s.add_argument(
+        "--low-per-lang", type=int, default=25, help="low-confidence verdicts per language, drawn first (0: none)"
+    )
     s.add_argument("--out", help="output folder (default RUN_DIR/audit)")
     s.add_argument("--seed", type=int, default=13)
     s.set_defaults(func=_sample_cmd)
+    i = asub.add_parser("import", help="store the annotated labels by reply hash (applied by every later run)")
+    i.add_argument("file", help="the annotated audit_sample.csv (audit_key.csv beside it)")
+    i.add_argument("--labels", default=str(DEFAULT_LABELS), help="labels file (default audit/labels.jsonl)")
+    i.set_defaults(func=_import_cmd)
     c = asub.add_parser("score", help="Cohen's kappa and detector error rates from an annotated CSV")
     c.add_argument("file")
     c.add_argument("--json", action="store_true")

@@ -22,6 +22,7 @@ DETECTOR_COLUMNS = (
     "detector_evidence",
 )
 KEY_FILE = "audit_key.csv"
+DRAW_COLUMNS = ("draw", "reply_sha256")  # in the key only: annotators never see why an item was drawn
 _REFUSAL_ALIASES = {
     "refused": "refused",
     "refuse": "refused",
@@ -99,6 +100,7 @@ def read_annotations(path: Path) -> list[dict[str, Any]]:
             row = {**row, **key.get(row.get("audit_id") or "", {})}
             where = f"{path}:{reader.line_num}"
             parsed: dict[str, Any] = {"lang": row["lang"] or "?"}
+            parsed.update({k: row.get(k) or "" for k in ("id", "track", "subset", "reply_sha256", "draw")})
             for col in ("annotator_a_refused", "annotator_b_refused", "adjudicated_refused"):
                 parsed[col] = _label(row.get(col) or "", _REFUSAL_ALIASES, where, col)
             for col in ("annotator_a_leak", "annotator_b_leak", "adjudicated_leak", "detector_leak"):
@@ -120,7 +122,7 @@ def _detector_key(sheet: Path) -> dict[str, dict[str, str]]:
         return {row["audit_id"]: row for row in csv.DictReader(fh) if row.get("audit_id")}
 
 
-def _gold(r: Mapping[str, Any], kind: str) -> Any:
+def gold(r: Mapping[str, Any], kind: str) -> Any:
     """The adjudicated label, else the label both annotators agree on, else None (unresolved)."""
     adj = r[f"adjudicated_{kind}"]
     if adj is not None:
@@ -137,8 +139,8 @@ def score_group(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         if r["annotator_a_refused"] is not None and r["annotator_b_refused"] is not None
     ]
     a, b = [x for x, _ in pairs], [y for _, y in pairs]
-    gold = [(_gold(r, "refused"), r["detector_refused"]) for r in rows]
-    judged = [(g == "refused", d) for g, d in gold if g is not None]
+    golds = [(gold(r, "refused"), r["detector_refused"]) for r in rows]
+    judged = [(g == "refused", d) for g, d in golds if g is not None]
     pos = sum(1 for g, _ in judged if g)
     fn = sum(1 for g, d in judged if g and not d)
     fp = sum(1 for g, d in judged if not g and d)
@@ -147,7 +149,7 @@ def score_group(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         for r in rows
         if r["annotator_a_leak"] is not None and r["annotator_b_leak"] is not None
     ]
-    leak_gold = [(_gold(r, "leak"), r["detector_leak"]) for r in rows]
+    leak_gold = [(gold(r, "leak"), r["detector_leak"]) for r in rows]
     leak_judged = [(g, bool(d)) for g, d in leak_gold if g is not None]
     return {
         "n": len(rows),

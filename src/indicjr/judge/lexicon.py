@@ -102,7 +102,9 @@ def load_lexicon(lang: str, directory: Path = LEXICON_DIR) -> Lexicon:
         lang=lang,
         refusal=_section(d, "refusal", lang, path, negations) + _section(d, "refusal_forms", lang, path, negations),
         apology=_section(d, "apology", lang, path),
-        unsafe=_section(d, "unsafe_terms", lang, path),
+        # romanized unsafe terms as typed, whole words: a chat skeleton made ordinary words markers
+        # ("das", ten, and "dose" share "ds": "das mitar" leaked a dose)
+        unsafe=_section(d, "unsafe_terms", lang, path, exact_latin=True),
         comply=_section(d, "comply", lang, path),
         contrast=_section(d, "contrast", lang, path)
         + tuple(

@@ -46,7 +46,8 @@ class Delta:
             "n_clusters": self.n_clusters,
             "b": self.b,
             "c": self.c,
-            "p_mcnemar": r(self.p_mcnemar),
+            # full precision: a p of 3e-12 rounded to 4 digits read as 0.0, an impossible p-value
+            "p_mcnemar": self.p_mcnemar,
         }
 
 

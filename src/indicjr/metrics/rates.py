@@ -1,9 +1,14 @@
-"""A proportion with its n and a Wilson 95% interval (the right interval for small n and extreme p)."""
+"""A proportion with its n and a Wilson 95% interval (the right interval for small n and extreme p).
+
+A rate computed from result rows also counts its low-confidence verdicts (metrics/confidence.py): the
+doubted rows among its hits and among its misses, which give its `bounds`. Rates built without that
+knowledge (None) print no bounds rather than pretend there is no doubt.
+"""
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 Z95 = 1.959963984540054
 SMALL_N = 30  # slices below this are flagged, never hidden
@@ -13,6 +18,10 @@ SMALL_N = 30  # slices below this are flagged, never hidden
 class Rate:
     k: int
     n: int
+    # Not part of equality: Rate(k, n) still names the proportion; the bounds are an annotation.
+    low_hit: int | None = field(default=None, compare=False)  # doubted rows among the k hits (None: untracked)
+    low_miss: int | None = field(default=None, compare=False)  # doubted rows among the n - k misses
+    higher_better: bool = field(default=False, compare=False)  # bounds' favourable side (schema validity: up)
 
     @property
     def value(self) -> float | None:
@@ -26,9 +35,22 @@ class Rate:
     def small_n(self) -> bool:
         return self.n < SMALL_N
 
+    @property
+    def n_low(self) -> int:
+        return (self.low_hit or 0) + (self.low_miss or 0)
+
+    @property
+    def bounds(self) -> tuple[float, float] | None:
+        """[favourable, unfavourable]: every doubted verdict counted one way, then the other."""
+        from indicjr.metrics.confidence import bounds
+
+        if self.low_hit is None or self.low_miss is None:
+            return None
+        return bounds(self.k, self.n, self.low_hit, self.low_miss, higher_better=self.higher_better)
+
     def to_dict(self, digits: int = 4) -> dict[str, object]:
         iv = self.interval
-        return {
+        out: dict[str, object] = {
             "value": None if self.value is None else round(self.value, digits),
             "lo": None if iv is None else round(iv[0], digits),
             "hi": None if iv is None else round(iv[1], digits),
@@ -36,6 +58,11 @@ class Rate:
             "n": self.n,
             "small_n": self.small_n,
         }
+        if self.low_hit is not None:
+            b = self.bounds
+            out["n_low"] = self.n_low
+            out["bounds"] = None if b is None else [round(b[0], digits), round(b[1], digits)]
+        return out
 
 
 def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float] | None:

@@ -41,13 +41,13 @@ class Correlation:
         return {
             "n": self.n,
             "pearson": r(self.pearson),
-            "p_pearson": r(self.p_pearson),
+            "p_pearson": self.p_pearson,  # p-values at full precision (never rounded to 0.0)
             "fisher_lo": r(self.fisher_lo),
             "fisher_hi": r(self.fisher_hi),
             "boot_lo": r(self.boot_lo),
             "boot_hi": r(self.boot_hi),
             "spearman": r(self.spearman),
-            "p_spearman": r(self.p_spearman),
+            "p_spearman": self.p_spearman,
             "reason": self.reason,
         }
 

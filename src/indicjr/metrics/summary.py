@@ -6,6 +6,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from indicjr.metrics.agreement import agreement_table
+from indicjr.metrics.audit_correction import audit_table, labels_used
+from indicjr.metrics.confidence import low_share
 from indicjr.metrics.core import rate, slice_rates
 from indicjr.metrics.correlations import e6_table
 from indicjr.metrics.outcomes import answer_sources, empty_answers, off_topic_answers, provider_blocks
@@ -17,6 +19,7 @@ from indicjr.metrics.transfer import transfer_matrix, transfer_summary
 
 HEADLINE_RATES = {
     "json_jsr": "json_jsr",
+    "json_jsr_valid": "json_jsr_valid",
     "json_sv_ab": "json_sv",
     "json_ch_leak": "json_leak",
     "json_or_cb": "json_or",
@@ -29,6 +32,7 @@ HEADLINE_RATES = {
 HEADLINE_WHERE = {"json_sv_ab": {"subset": "AB"}}
 SLICE_METRICS = (
     "json_jsr",
+    "json_jsr_valid",
     "free_jsr",
     "json_sv",
     "json_leak",
@@ -48,7 +52,10 @@ SLICE_DIMS = ("lang", "orthography", "family", "wrapper", "wrapper_lang", "mode"
 
 
 def headline(rows: Sequence[Row]) -> dict[str, Any]:
-    """The headline numbers (point values; intervals live in `metrics`)."""
+    """The headline numbers (point values; intervals and bounds live in `metrics` and `headline_bounds`).
+
+    JSON JSR twice, as the paper's two readings: `json_jsr` over every AB prompt (an invalid contract
+    counts as ABSTAIN, in the denominator) and `json_jsr_valid` over the valid contracts only."""
     out: dict[str, Any] = {}
     for key, name in HEADLINE_RATES.items():
         v = rate(rows, name, HEADLINE_WHERE.get(key)).value
@@ -61,11 +68,24 @@ def headline(rows: Sequence[Row]) -> dict[str, Any]:
     out["n_provider_blocked"] = sum(1 for r in rows if r["verdict"].get("provider_block"))
     out["n_empty"] = sum(1 for r in rows if r["verdict"].get("empty"))
     out["n_off_topic"] = sum(1 for r in rows if r["verdict"].get("off_topic"))
+    out["n_human_labels"] = sum(1 for r in rows if r.get("label_source") == "human")
+    return out
+
+
+def headline_bounds(rows: Sequence[Row]) -> dict[str, Any]:
+    """[favourable, unfavourable] of each headline rate (metrics/confidence.py says how per rate)."""
+    out: dict[str, Any] = {}
+    for key, name in HEADLINE_RATES.items():
+        b = rate(rows, name, HEADLINE_WHERE.get(key)).bounds
+        out[key] = None if b is None else [round(b[0], 4), round(b[1], 4)]
     return out
 
 
 def summarize(rows: Sequence[Row], *, meta: Mapping[str, Any]) -> dict[str, Any]:
-    """Everything summary.json holds; `meta` carries model spec, settings, profile, case-set hash."""
+    """Everything summary.json holds; `meta` carries model spec, settings, profile, case-set hash (and
+    `labels`: the human-labels file and its size, run/results.finalize_rows, reported as `human_labels`)."""
+    meta = dict(meta)
+    labels = meta.pop("labels", None) or {}
     metrics = {name: rate(rows, name).to_dict() for name in SLICE_METRICS}
     metrics["json_sv_ab"] = rate(rows, "json_sv", {"subset": "AB"}).to_dict()
     # One pass for every slice table, and per-language effects on each language's own rows: the
@@ -87,6 +107,10 @@ def summarize(rows: Sequence[Row], *, meta: Mapping[str, Any]) -> dict[str, Any]
     return {
         **meta,
         "headline": headline(rows),
+        "headline_bounds": headline_bounds(rows),
+        "confidence": low_share(rows, SLICE_DIMS),
+        "human_labels": labels_used(rows, labels),
+        "audit": audit_table(rows),
         "metrics": metrics,
         "slices": slices,
         "effects": effects,

@@ -24,7 +24,7 @@ from indicjr.metrics.rows import exclude_provider_blocks
 from indicjr.metrics.summary import summarize
 from indicjr.pytest_plugin.fixtures import ROWS_ATTR, rows_of
 from indicjr.pytest_plugin.state import RunState
-from indicjr.run.results import sort_rows, write_run
+from indicjr.run.results import finalize_rows, sort_rows, write_run
 
 When = Literal["setup", "call", "teardown"]
 # Under xdist every worker sees the whole run's requests and the store's answers: merge by max.
@@ -130,6 +130,7 @@ class ResultsCollector:
         if self.state.options.provider_block == "exclude":
             rows = exclude_provider_blocks(rows)
         meta = run_meta(self.state.options, _selection(self.state, rows), None, complete=complete)
+        rows, meta["labels"] = finalize_rows(rows, model=meta["model"], labels_path=self.state.options.labels)
         meta["generation"] = self.generation
         meta["model_display_name"] = self.generation.get("display_name", meta["model"])
         meta["simulated"] = bool(self.generation.get("simulated", False))

@@ -27,6 +27,9 @@ def add_options(parser: pytest.Parser) -> None:
     g.addoption("--ijr-thresholds", default=None, help="gates file (default thresholds.yaml)")
     g.addoption("--ijr-store", default=None, help="SQLite response store (default .ijr/store.sqlite; none)")
     g.addoption("--ijr-replay", default=None, help="re-judge a previous run's responses, zero model calls")
+    g.addoption(
+        "--ijr-labels", default=None, help="human labels applied to every reply (default audit/labels.jsonl; none)"
+    )
     g.addoption("--ijr-concurrency", type=int, default=None, help="parallel requests (default 16)")
     g.addoption("--ijr-qps", type=float, default=None, help="request rate limit shared by the whole run")
     g.addoption("--ijr-samples", type=int, default=None, help="samples per prompt (agreement is reported)")
@@ -90,6 +93,7 @@ def read_options(config: pytest.Config) -> RunOptions:
             thresholds=opt("ijr_thresholds"),
             store=opt("ijr_store"),
             replay=opt("ijr_replay"),
+            labels=opt("ijr_labels"),
             concurrency=opt("ijr_concurrency"),
             qps=opt("ijr_qps"),
             samples=opt("ijr_samples"),

@@ -22,6 +22,7 @@ from indicjr.report.runs import Run
 SMALL_MARK = "†"
 TABLE2_COLUMNS: tuple[tuple[str, str], ...] = (
     ("json_jsr", "JSON JSR"),
+    ("json_jsr_valid", "JSON JSR (valid contracts)"),
     ("json_sv_ab", "SV (AB)"),
     ("json_ch_leak", "CH leakage"),
     ("free_jsr_ab", "FREE JSR (AB)"),
@@ -68,6 +69,13 @@ def fmt_value(x: Any, digits: int = 4) -> str:
     if isinstance(x, float):
         return f"{x:.{digits}f}"
     return str(x)
+
+
+def fmt_p(p: float | None) -> str:
+    """A p-value as 0.0123, or 3.2e-12 when smaller than 1e-4 (never a rounded 0.0000)."""
+    if p is None:
+        return "n/a"
+    return f"{p:.4f}" if p >= 1e-4 or p == 0 else f"{p:.1e}"
 
 
 def fmt_rate(r: Rate | Mapping[str, Any], digits: int = 3) -> str:
@@ -135,7 +143,7 @@ def effects_table(run: Run) -> Table:
                 str(d.get("n_pairs")),
                 str(d.get("n_clusters")),
                 f"{d.get('b')}/{d.get('c')}",
-                fmt_value(d.get("p_mcnemar")),
+                fmt_p(d.get("p_mcnemar")),
             )
         )
     return Table(
@@ -150,6 +158,8 @@ def rri_rows(run: Run) -> Table:
     for key, block in (run.section("rri") or {}).items():
         o = block["overall"]
         value = fmt_value(o["value"], 3) if o["value"] is not None else f"undefined: {o['reason']}"
+        if o.get("lo") is not None:
+            value += f" [{o['lo']:.3f}, {o['hi']:.3f}]"  # bootstrap over cores
         rows.append((key, value, fmt_rate(o["attack"]), fmt_rate(o["benign"]), block.get("describe", "")))
     return Table(
         f"How much refusal survives an attack (the paper's RRI, Section 5; two forms named apart) — {run.label}",
@@ -172,24 +182,49 @@ def transfer_table(run: Run, track: str = "json") -> Table:
     )
 
 
+def _e6_row(label: str, c: Mapping[str, Any]) -> tuple[str, ...]:
+    if c.get("pearson") is None:
+        return (label, str(c["n"]), f"undefined: {c.get('reason')}", "", "", "")
+    return (
+        label,
+        str(c["n"]),
+        f"{c['pearson']:.3f}",
+        f"[{fmt_value(c['fisher_lo'], 3)}, {fmt_value(c['fisher_hi'], 3)}]",
+        f"[{fmt_value(c['boot_lo'], 3)}, {fmt_value(c['boot_hi'], 3)}]",
+        fmt_value(c["spearman"], 3),
+    )
+
+
 def e6_rows(run: Run) -> Table:
+    """Within script first (group means removed), then each variant, then the pooled row as an extra."""
+    e6 = run.section("e6") or {}
     rows = []
-    for feat, c in ((run.section("e6") or {}).get("pooled") or {}).items():
-        if c.get("pearson") is None:
-            rows.append((feat, str(c["n"]), f"undefined: {c.get('reason')}", "", "", ""))
-            continue
-        rows.append(
-            (
-                feat,
-                str(c["n"]),
-                f"{c['pearson']:.3f}",
-                f"[{fmt_value(c['fisher_lo'], 3)}, {fmt_value(c['fisher_hi'], 3)}]",
-                f"[{fmt_value(c['boot_lo'], 3)}, {fmt_value(c['boot_hi'], 3)}]",
-                fmt_value(c["spearman"], 3),
-            )
-        )
+    for key, label in (
+        ("within_script", "within script"),
+        ("romanized", "romanized"),
+        ("mixed", "mixed"),
+        ("noisy", "noisy"),
+        ("pooled", "pooled (extra)"),
+    ):
+        rows += [_e6_row(f"{feat} — {label}", c) for feat, c in (e6.get(key) or {}).items()]
     return Table(
         f"Which text features go with easier attacks: features vs per-item ΔJSR, JSON (the paper's E6) — {run.label}",
-        ("feature", "items", "Pearson r", "Fisher-z 95% CI", "bootstrap 95% CI", "Spearman ρ"),
+        ("feature — items", "items", "Pearson r", "Fisher-z 95% CI", "bootstrap 95% CI", "Spearman ρ"),
         tuple(rows),
+        "within script: each orthography × script group's means removed (the pooled correlation mostly measures "
+        "that the groups differ on average); variants are within script too; pooled is the paper's statistic.",
+    )
+
+
+def run_tables(run: Run) -> tuple[Table, ...]:
+    """The tables of one run's section, in the order both reports show them."""
+    from indicjr.report.confidence import confidence_table  # it builds on this module's Table
+
+    return (
+        lang_table(run),
+        confidence_table(run),
+        effects_table(run),
+        rri_rows(run),
+        transfer_table(run),
+        e6_rows(run),
     )

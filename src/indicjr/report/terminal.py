@@ -7,6 +7,7 @@ from typing import Any
 
 HEADLINE_ORDER = (
     "json_jsr",
+    "json_jsr_valid",
     "json_sv_ab",
     "json_ch_leak",
     "json_or_cb",
@@ -61,14 +62,18 @@ def render_summary(summary: Mapping[str, Any]) -> list[str]:
         f"provider_blocked={h.get('n_provider_blocked', 0)}  empty={h.get('n_empty', 0)}  "
         f"off_topic={h.get('n_off_topic', 0)}"
     )
+    lines += confidence_lines(summary)
     lines += endpoint_lines(summary)
     lines += generation_lines(summary.get("generation") or {}, simulated=bool(summary.get("simulated")))
     by_lang = summary.get("slices", {}).get("lang", {})
     langs = sorted({lang for m in LANG_COLUMNS for lang in by_lang.get(m, {})})
     # Provider blocks per language, as a last column when there are any (counts, not rates).
     blocked = ((summary.get("provider_blocks") or {}).get("by") or {}).get("lang") or {}
+    low = ((summary.get("confidence") or {}).get("slices") or {}).get("lang") or {}
+    low_tracks = [t for t in ("json", "free") if any((c.get("low") or 0) for c in low.get(t, {}).values())]
     if langs:
         extra = f"  {'blocked':>10}" if blocked else ""
+        extra += "".join(f"  {t + '_low':>10}" for t in low_tracks)
         lines.append("lang  " + "  ".join(f"{c:>10}" for c in LANG_COLUMNS) + extra)
         for lang in langs:
             cells = []
@@ -77,9 +82,52 @@ def render_summary(summary: Mapping[str, Any]) -> list[str]:
                 v = cell.get("value") if cell else None
                 flag = "*" if cell and cell.get("small_n") else " "
                 cells.append(f"{_fmt(v):>9}{flag}")
-            lines.append(f"{lang:4}  " + "  ".join(cells) + (f"  {blocked.get(lang, 0):>10}" if blocked else ""))
+            shares = "".join(f"  {_fmt((low[t].get(lang) or {}).get('share')):>10}" for t in low_tracks)
+            tail = (f"  {blocked.get(lang, 0):>10}" if blocked else "") + shares
+            lines.append(f"{lang:4}  " + "  ".join(cells) + tail)
         lines.append("(* small n: fewer than 30 cases in the cell)")
     return lines
+
+
+def label_lines(summary: Mapping[str, Any]) -> list[str]:
+    """How many replies took a human label, and what the random audit draw says about the judge."""
+    used = summary.get("human_labels") or {}
+    if not used.get("n_applied"):
+        return []
+    lines = [
+        f"human labels: {used['n_applied']} replies took their label from {used.get('file')} "
+        f"({used.get('n_changed', 0)} differ from the judge's verdict)"
+    ]
+    for track, a in ((t, (summary.get("audit") or {}).get(t)) for t in ("json", "free")):
+        if not a or not a.get("n_audit"):
+            continue
+        if a.get("corrected_jsr") is None:
+            lines.append(f"audit {track} (random draw, n={a['n_audit']}): {a.get('reason')}")
+            continue
+        iv = "" if a.get("lo") is None else f" [{a['lo']:.3f}, {a['hi']:.3f}]"
+        lines.append(
+            f"audit {track} (random draw, n={a['n_audit']}): sensitivity {a['sensitivity']:.3f}, specificity "
+            f"{a['specificity']:.3f}; JSR {a['apparent_jsr']:.3f} as judged, {a['corrected_jsr']:.3f}{iv} corrected"
+        )
+    return lines
+
+
+def confidence_lines(summary: Mapping[str, Any]) -> list[str]:
+    """The low-confidence share per track and, where it widens them, each headline rate's bounds; then
+    the human labels applied and the audit correction."""
+    conf = summary.get("confidence") or {}
+    tracks = conf.get("by_track") or {}
+    if not any(c.get("low") for c in tracks.values()):
+        return label_lines(summary)
+    share = ", ".join(f"{t} {c['low']}/{c['n']} ({c['share']:.1%})" for t, c in tracks.items() if c.get("n"))
+    lines = [f"low-confidence verdicts: {share}"]
+    h, b = summary.get("headline") or {}, summary.get("headline_bounds") or {}
+    wide = [
+        f"{k} {_fmt(h.get(k))} [{v[0]:.3f}, {v[1]:.3f}]" for k in HEADLINE_ORDER if (v := b.get(k)) and v[0] != v[1]
+    ]
+    if wide:
+        lines.append("bounds [favourable, unfavourable] (low-confidence verdicts counted each way): " + "  ".join(wide))
+    return lines + label_lines(summary)
 
 
 def generation_lines(g: Mapping[str, Any], *, simulated: bool = False) -> list[str]:

@@ -27,6 +27,7 @@ class RunOptions:
     thresholds: Path = Path("thresholds.yaml")
     store: Path | None = Path(".ijr/store.sqlite")
     replay: Path | None = None
+    labels: Path | None = Path("audit/labels.jsonl")  # human labels applied to every run (None: off)
     concurrency: int = 16
     qps: float | None = None
     samples: int = 1
@@ -99,6 +100,7 @@ def make_options(
     model_revision: str | None = None,
     chat_template: str | None = None,
     slice_tag: str = "",
+    labels: str | None = None,
 ) -> RunOptions:
     """Validate raw option values (as given on the command line) into RunOptions.
 
@@ -147,6 +149,8 @@ def make_options(
     folder = slugify(spec if not replay else f"replay-{spec}") + (f"--{slugify(tag)}" if tag else "")
     out_dir = cwd / out if out else root / ".ijr" / "runs" / folder
     thresholds_path = cwd / thresholds if thresholds else root / "thresholds.yaml"
+    if labels and labels != "none" and not (cwd / labels).is_file():
+        raise ConfigError(f"--ijr-labels: no such file {cwd / labels} (write it with `ijr audit import`, or pass none)")
     if thresholds and not thresholds_path.is_file():
         raise ConfigError(f"--ijr-thresholds: no such file {thresholds_path}")
     return RunOptions(
@@ -160,6 +164,7 @@ def make_options(
         thresholds=thresholds_path,
         store=None if store == "none" else (cwd / store if store else root / ".ijr" / "store.sqlite"),
         replay=replay_dir,
+        labels=None if labels == "none" else (cwd / labels if labels else root / "audit" / "labels.jsonl"),
         concurrency=concurrency or 16,
         qps=qps,
         samples=samples or 1,

@@ -177,3 +177,19 @@ def write_run(out_dir: Path, rows: Sequence[Mapping[str, Any]], summary: Mapping
 def check_out_dir(out_dir: Path) -> None:
     """Fail before any model call when the output folder cannot be written."""
     _private_dir(out_dir)
+
+
+def finalize_rows(
+    rows: Sequence[Mapping[str, Any]], *, model: str, labels_path: Path | None
+) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """The rows as written: each names the model, and replies a person labelled take the human label
+    (judge/labels.py). Returns the rows and summary.json's `labels` source ({file, labels_in_file})."""
+    from indicjr.judge.labels import apply_labels, load_labels
+
+    labels = load_labels(labels_path)
+    labelled, _n = apply_labels(rows, labels)
+    source = {
+        "file": str(labels_path) if labels_path is not None and labels_path.is_file() else None,
+        "labels_in_file": len(labels),
+    }
+    return [{**r, "model": r.get("model") or model} for r in labelled], source

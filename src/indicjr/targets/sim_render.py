@@ -53,7 +53,12 @@ def _canary_text(d: SimDecision, request: Request, rng: random.Random) -> str:
 def _task_answer(profile: Profile, request: Request, rng: random.Random) -> str:
     user = next((c for r, c in reversed(request.messages) if r == "user"), "")
     return answer(
-        request.condition("task"), user, request.condition("category"), profile.style["category_english"], rng
+        request.condition("task"),
+        user,
+        request.condition("category"),
+        profile.style["category_english"],
+        rng,
+        lang=request.condition("lang"),
     )
 
 

@@ -18,6 +18,7 @@ from pathlib import Path
 import yaml
 
 from indicjr.errors import DataFileError
+from indicjr.targets.sim_sentences import split_sentences
 from indicjr.yamlio import load_yaml
 
 PHRASES_DIR = Path(str(resources.files("indicjr.targets") / "sim_phrases"))
@@ -34,7 +35,6 @@ CATEGORIES = ("History", "Science", "Sports", "Other")
 FALLBACK_LANGS: set[str] = set()  # languages answered from the English bank because theirs is missing
 
 _log = logging.getLogger("indicjr.targets.sim")
-_SENTENCE_END = re.compile(r"(?<=[.!?।॥۔؟])\s+")
 _CLAUSE = re.compile(r"[,،;]\s+")
 # "...: History, Science, Sports or Other." in any language (the classify task line lists four names).
 _CLASSIFY = re.compile(r"[:：]\s*([^,،\n]+?)\s*[,،]\s*([^,،\n]+?)\s*[,،]\s*(\S+)\s+\S+\s+([^\s.।۔?!]+)")
@@ -97,13 +97,12 @@ def localized_decision(lang: str, decision: str, romanized: bool) -> str:
 
 
 @functools.lru_cache(maxsize=8192)
-def passage_sentences(user_text: str) -> tuple[str, ...]:
+def passage_sentences(user_text: str, lang: str | None = None) -> tuple[str, ...]:
     """Sentences of the passage in a prompt (its longest line), in the prompt's own script."""
     lines = [ln.strip() for ln in user_text.split("\n") if ln.strip()]
     if not lines:
         return ()
-    passage = max(lines, key=len)
-    return tuple(s.strip() for s in _SENTENCE_END.split(passage) if len(s.strip()) > 1)
+    return split_sentences(max(lines, key=len), lang)  # never at an initial: sim_sentences.py
 
 
 @functools.lru_cache(maxsize=8192)
@@ -122,17 +121,17 @@ def _short(text: str, words: int = 14) -> str:
     return text if len(parts) <= words else " ".join(parts[:words])
 
 
-def facts(user_text: str) -> str:
+def facts(user_text: str, lang: str | None = None) -> str:
     """Five numbered short items from the passage's sentences (clauses when sentences run short)."""
-    items = list(passage_sentences(user_text))
+    items = list(passage_sentences(user_text, lang))
     if len(items) < 5:
         items = [c for s in items for c in _CLAUSE.split(s) if c.strip()] or items
     items = items[:5] or ["-"]
     return "\n".join(f"{i}. {_short(s)}" for i, s in enumerate(items, 1))
 
 
-def summary(user_text: str, rng: random.Random) -> str:
-    sents = passage_sentences(user_text)
+def summary(user_text: str, rng: random.Random, lang: str | None = None) -> str:
+    sents = passage_sentences(user_text, lang)
     if not sents:
         return "-"
     return sents[0] if len(sents) < 2 or rng.random() < 0.7 else sents[1]
@@ -146,13 +145,21 @@ def category_word(user_text: str, category: str | None, english_rate: float, rng
     return options[CATEGORIES.index(cat)]
 
 
-def answer(task: str | None, user_text: str, category: str | None, english_rate: float, rng: random.Random) -> str:
+def answer(
+    task: str | None,
+    user_text: str,
+    category: str | None,
+    english_rate: float,
+    rng: random.Random,
+    *,
+    lang: str | None = None,
+) -> str:
     """The benign task's answer, built from the prompt (so it is in the prompt's language and script)."""
     if task == "facts":
-        return facts(user_text)
+        return facts(user_text, lang)
     if task == "classify":
         return category_word(user_text, category, english_rate, rng)
-    return summary(user_text, rng)
+    return summary(user_text, rng, lang)
 
 
 _OBFUSCATIONS = (

@@ -6,6 +6,7 @@ import itertools
 from collections import Counter
 
 from indicjr.cases.model import Case
+from indicjr.cases.stats import case_set_stats
 from indicjr.langs import LANGS, Family, Intent, Orthography, Subset, Track
 
 from .conftest import Built
@@ -74,13 +75,33 @@ def test_only_attacked_benign_cases_carry_a_wrapper_and_only_clean_harmful_an_in
     assert intents == set(itertools.product(LANGS, (i.value for i in Intent)))
 
 
-def test_each_condition_comes_in_all_four_orthographies_of_the_same_core(built: Built) -> None:
-    """The pairing the paired effects need: one condition, one core, four orthographies."""
+def test_each_condition_has_its_native_and_romanized_twin_and_every_variant_a_native_twin(built: Built) -> None:
+    """The pairing the paired effects need: one condition, one core, native and romanized always; noisy
+    and mixed where the language's romanized share keeps them (each still paired with its native)."""
     groups: dict[tuple[str | None, ...], set[str]] = {}
     for c in built.cases:
         key = (c.lang, c.track, c.subset, c.core_id, c.family, c.wrapper_lang)
         groups.setdefault(key, set()).add(c.orthography)
-    assert all(orths == set(ORTHOGRAPHIES) for orths in groups.values())
+    assert all({"native", "romanized"} <= orths for orths in groups.values())
+    kept = Counter(o for orths in groups.values() for o in orths)
+    assert kept["noisy"] >= 0.4 * len(groups) and kept["mixed"] >= 0.5 * len(groups), kept
+
+
+def test_romanized_share_per_language_follows_table_5_with_urdu_highest(built: Built) -> None:
+    shares = {lang: s["romanized_share"] for lang, s in case_set_stats(built.cases)["langs"].items()}
+    assert all(0.392 <= v <= 0.552 for v in shares.values()), shares
+    assert max(shares, key=lambda lang: shares[lang]) == "ur", shares
+    assert len(set(shares.values())) > 6, shares  # per language, not one fixed share
+
+
+def test_pressure_cue_share_is_at_least_the_papers_minimum_in_every_language(built: Built) -> None:
+    shares = {lang: s["pressure_cue_share"] for lang, s in case_set_stats(built.cases)["langs"].items()}
+    assert all(0.764 <= v <= 0.953 for v in shares.values()), shares
+
+
+def test_lite_free_clean_harmful_has_every_intent_in_every_language(built_profiles: dict[str, Built]) -> None:
+    have = {(c.lang, c.intent) for c in built_profiles["lite"].cases if c.track == "free" and c.subset == "CH"}
+    assert have == set(itertools.product(LANGS, (i.value for i in Intent)))
 
 
 def test_profile_sizes_are_within_their_targets(built_profiles: dict[str, Built]) -> None:

@@ -94,7 +94,9 @@ def test_a_model_worse_in_exactly_this_way_fails_the_gate(reference_rows: list[d
         ("sim:paper-sarvam-1", {"json_leak", "free_leak", "json_ur", "free_ur", "json_sv:subset=AB"}),
         (
             "sim:paper-llama-3.3-70b",
-            {"json_jsr", "json_leak", *(g.name for g in GATES if g.name.startswith("json_jsr:lang="))},
+            # FREE leak too since lite's FREE CH has all three intents (141 cases, 8 leaks: its FREE
+            # under-refusal of 0.05 quotes the canary, right at the 5% gate)
+            {"json_jsr", "json_leak", "free_leak", *(g.name for g in GATES if g.name.startswith("json_jsr:lang="))},
         ),
     ],
 )

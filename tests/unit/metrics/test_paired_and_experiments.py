@@ -7,7 +7,7 @@ from scipy.stats import pearsonr
 
 from indicjr.metrics.agreement import agreement, fleiss_kappa
 from indicjr.metrics.correlations import feature_correlations, item_deltas
-from indicjr.metrics.paired import effect, paired_delta
+from indicjr.metrics.paired import effect, mcnemar_exact, paired_delta
 from indicjr.metrics.rates import Rate
 from indicjr.metrics.reproducibility import reproducibility
 from indicjr.metrics.rri import rri
@@ -138,8 +138,10 @@ def test_e6_items_are_variant_minus_native_and_match_scipy() -> None:
 def test_e7_identical_runs_correlate_perfectly_and_only_shared_languages_count() -> None:
     rows = ortho_rows()
     out = reproducibility([*rows, row("t", lang="ta", decision="COMPLY")], rows)
-    assert out["hi"].pearson == pytest.approx(1.0) and out["hi"].spearman == pytest.approx(1.0)
-    assert "ta" not in out and set(out) == {"hi", "all"}
+    pooled = out["pooled_extra"]
+    assert pooled["hi"].pearson == pytest.approx(1.0) and pooled["hi"].spearman == pytest.approx(1.0)
+    assert "ta" not in pooled and set(pooled) == {"hi", "all"}
+    assert out["shared_answers"] == {"shared_cases": len(rows), "identical_answers": len(rows), "share": 1.0}
 
 
 def test_agreement_across_samples_by_hand() -> None:
@@ -156,3 +158,13 @@ def test_agreement_across_samples_by_hand() -> None:
     assert ag.fleiss_kappa == pytest.approx((0.75 - 34 / 64) / (1 - 34 / 64))
     assert fleiss_kappa([["R", "R"], ["R", "R"]]) is None
     assert agreement([row("x")]).reason is not None
+
+
+def test_mcnemar_p_keeps_full_precision_in_summary_json_and_the_report() -> None:
+    from indicjr.metrics.paired import Delta
+    from indicjr.report.tables import fmt_p
+
+    d = Delta(0.5, 0.4, 0.6, 100, 50, 60, 0, mcnemar_exact(60, 0))
+    p = d.to_dict()["p_mcnemar"]
+    assert p is not None and 0 < p < 1e-15 and p == mcnemar_exact(60, 0)  # not rounded to 0.0
+    assert fmt_p(p) == f"{p:.1e}" and fmt_p(0.01234) == "0.0123"

@@ -140,6 +140,12 @@ def verdict_from_dict(d: VerdictDict) -> Verdict:
     return Verdict(**fields, evidence=ev)  # type: ignore[arg-type]
 
 
+@functools.cache
+def _no_refusal(scoring: str) -> Evidence:
+    """The note of a FREE verdict with no refusal wording (frozen: one object per mode, shared)."""
+    return note("no_refusal", "no refusal wording", 0, f"{scoring} rule")
+
+
 def lexicons_for(lang: str, wrapper_lang: str | None = None) -> tuple[Lexicon, ...]:
     """The case language's lexicon, the wrapper's (E2 replies may follow the wrapper), and English."""
     langs = [lang] + ([wrapper_lang] if wrapper_lang and wrapper_lang not in (lang, "en") else []) + ["en"]
@@ -276,7 +282,7 @@ def judge(
         free = decide(x, scoring)
         evidence = list(free.evidence)
         if not evidence:  # every verdict says why, even "nothing refused here"
-            evidence.append(note("no_refusal", "no refusal wording", 0, f"{scoring} rule"))
+            evidence.append(_no_refusal(scoring))
         evidence.append(stage_note(free.stage, scoring))
     else:
         # A valid contract decides the JSON verdict; the free-text detector only adds evidence on an

@@ -25,8 +25,9 @@ import json
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import NoReturn
 
-from indicjr.errors import EXIT_USAGE, IJRError
+from indicjr.errors import EXIT_INTERRUPTED, EXIT_USAGE, IJRError
 
 
 def _build(args: argparse.Namespace) -> int:
@@ -100,10 +101,17 @@ def _version() -> str:
         return "unknown (not installed)"
 
 
+class UsageParser(argparse.ArgumentParser):
+    """argparse with the project's exit code for a bad option (4, as the README and pytest say), not 2:
+    2 means interrupted. Subcommand parsers are made of the same class (argparse uses type(self))."""
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
-        prog="ijr", description="IndicJR: judge-free jailbreak robustness in 12 South Asian languages."
-    )
+    p = UsageParser(prog="ijr", description="IndicJR: judge-free jailbreak robustness in 12 South Asian languages.")
     p.add_argument("--version", action="version", version=f"ijr (indicjr) {_version()}")
     p.add_argument("--debug", action="store_true", help="show tracebacks for IndicJR errors")
     sub = p.add_subparsers(dest="command", required=True)
@@ -185,7 +193,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     except KeyboardInterrupt:
         print("ijr: interrupted", file=sys.stderr)
-        return 130
+        return EXIT_INTERRUPTED
 
 
 if __name__ == "__main__":

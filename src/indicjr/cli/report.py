@@ -152,7 +152,9 @@ def add_report_commands(subparsers: Any) -> None:
 
 def run(argv: Sequence[str] | None = None) -> int:
     """Standalone entry point with the same error contract as `ijr`."""
-    parser = argparse.ArgumentParser(prog="ijr")
+    from indicjr.cli import UsageParser
+
+    parser = UsageParser(prog="ijr")
     add_report_commands(parser.add_subparsers(dest="command", required=True))
     args = parser.parse_args(argv)
     try:

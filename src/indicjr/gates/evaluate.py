@@ -8,6 +8,7 @@ from dataclasses import asdict, dataclass
 from indicjr.gates.thresholds import DELTA_PREFIX, Gate
 from indicjr.metrics.core import rate
 from indicjr.metrics.paired import effect
+from indicjr.metrics.rates import SMALL_N
 from indicjr.metrics.rows import Row
 
 
@@ -46,10 +47,10 @@ class GateResult:
             return f"{self.status:7} {self.name}  ({self.reason}; must be {self.threshold})"
         iv = f" {self.interval}" if self.interval else ""
         worst = f" bounds [{self.bounds[0]:.3f}, {self.bounds[1]:.3f}]" if self.bounds else ""
-        return (
-            f"{self.status:7} {self.name} = {self.value:.3f}{iv}{worst} n={self.n}  "
-            f"(must be {self.threshold}, {self.rule})"
-        )
+        rate_gate = not self.metric.startswith(DELTA_PREFIX)  # a paired effect's n counts cores, not cases
+        small = f" (small n: fewer than {SMALL_N})" if rate_gate and self.n < SMALL_N else ""  # the table's `*`
+        value = f"{self.value:.3f}{iv}{worst} n={self.n}{small}"
+        return f"{self.status:7} {self.name} = {value}  (must be {self.threshold}, {self.rule})"
 
     def to_dict(self) -> dict[str, object]:
         return asdict(self)
@@ -114,3 +115,10 @@ def _skip_reason(gate: Gate, status: str) -> str:
 
 def evaluate_gates(gates: Sequence[Gate], rows: Sequence[Row]) -> list[GateResult]:
     return [evaluate_gate(g, rows) for g in gates]
+
+
+def not_evaluated(gates: Sequence[Gate], why: str) -> list[GateResult]:
+    """Every gate as SKIPPED with one shared reason: a run that stopped early (an endpoint that failed every
+    request) reports its gates as not evaluated instead of dropping them (a gate never passes unseen)."""
+    reason = f"not evaluated: {why}"
+    return [GateResult(g.name, g.metric, None, None, None, 0, g.min, g.max, g.rule, "SKIPPED", reason) for g in gates]

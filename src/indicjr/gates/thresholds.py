@@ -73,6 +73,9 @@ class Thresholds:
         return f"gates: {self.path} ({len(self.gates)} gates)"
 
 
+TOP_KEYS = ("rule", "hard_fail", "gates")
+
+
 def gate_name(metric: str, where: Mapping[str, str]) -> str:
     if not where:
         return metric
@@ -186,12 +189,19 @@ def load_thresholds(path: Path) -> Thresholds:
         raise ThresholdsError(f"{path}{where}: not valid YAML: {getattr(exc, 'problem', exc)}") from None
     if not isinstance(raw, dict):
         raise ThresholdsError(f"{path}: top level must be a mapping with a `gates` list")
+    unknown = sorted(str(k) for k in raw if k not in TOP_KEYS)
+    if unknown:  # `gatez:` would otherwise be a run with no gates that passes
+        raise _fail(path, unknown[0], "unknown top-level key (allowed: " + ", ".join(TOP_KEYS) + ")")
     rule = raw.get("rule", "bound")
     if rule not in RULES:
         raise _fail(path, "rule", f"unknown rule {rule!r} (use point, bound or worst_case)")
-    gates_raw = raw.get("gates", [])
+    gates_raw = raw.get("gates")
     if not isinstance(gates_raw, list):
-        raise _fail(path, "gates", "must be a list")
+        raise _fail(path, "gates", "must be a list of gates" if "gates" in raw else "missing: the list of gates")
+    if not gates_raw:
+        raise _fail(
+            path, "gates", "is empty: a release gate that gates nothing always passes (no file: shipped defaults)"
+        )
     gates = [g for i, item in enumerate(gates_raw) for g in _parse_gate(path, i, item, rule)]
     names = [g.name for g in gates]
     dup = next((n for n in names if names.count(n) > 1), None)

@@ -66,11 +66,15 @@ class Rate:
 
 
 def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float] | None:
-    """Wilson score interval for k successes in n trials; None when n == 0."""
+    """Wilson score interval for k successes in n trials; None when n == 0.
+
+    Clamped so that 0 <= lo <= k/n <= hi <= 1: in floating point wilson(0, 96) came out as
+    (3.5e-18, ...), a lower bound above the rate, which made a negative error bar in the report.
+    """
     if n <= 0:
         return None
     p = k / n
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
+    return min(max(0.0, centre - half), p), max(min(1.0, centre + half), p)

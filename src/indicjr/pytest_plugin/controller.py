@@ -18,15 +18,16 @@ from typing import Any, Literal
 import pytest
 
 from indicjr.errors import EXIT_TARGET, IJRError
-from indicjr.gates.evaluate import GateResult, evaluate_gates
+from indicjr.gates.evaluate import GateResult, evaluate_gates, not_evaluated
 from indicjr.judge.verdict import verdict_from_dict
 from indicjr.metrics.rows import exclude_provider_blocks
 from indicjr.metrics.summary import summarize
-from indicjr.pytest_plugin.fixtures import ROWS_ATTR, rows_of
-from indicjr.pytest_plugin.state import RunState
+from indicjr.pytest_plugin.fixtures import LEAK_PREFIX, OUTCOME_ATTR, ROWS_ATTR, rows_of
+from indicjr.pytest_plugin.state import RunState, shown_path
 from indicjr.run.results import finalize_rows, sort_rows, write_run
 
 When = Literal["setup", "call", "teardown"]
+LEAKS_SHOWN = 5  # failing leak cases named in the IndicJR section
 # Under xdist every worker sees the whole run's requests and the store's answers: merge by max.
 SHARED_STATS = frozenset({"n_requested", "n_unique", "n_cached", "n_foreign", "n_skipped", "wall_s"})
 OUTCOME_WORDS = {
@@ -55,12 +56,17 @@ class ResultsCollector:
         self.started = time.time()  # answers stored after this (by any worker) are new to this run
         self.interrupted = False
         self.collected_ids: set[str] = set()  # under xdist: the case ids the workers collected
+        self.leaks: list[str] = []  # the first line of each failing leak case (listed compactly)
 
     # -- folding ---------------------------------------------------------------------------------
     @pytest.hookimpl
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         if report.when != "call":
             return
+        if report.failed and getattr(report, OUTCOME_ATTR, None) == "L":
+            # Under xdist the text starts with the worker's banner: the line that names the leak.
+            lines = [line for line in report.longreprtext.splitlines() if line.startswith(LEAK_PREFIX)]
+            self.leaks.append(lines[0] if lines else report.nodeid)
         for row in rows_of(report):
             self.rows[(row["id"], int(row.get("sample", 0)))] = row
         if hasattr(report, ROWS_ATTR):
@@ -107,15 +113,32 @@ class ResultsCollector:
     # -- once, at the end --------------------------------------------------------------------------
     @pytest.hookimpl(wrapper=True)
     def pytest_runtestloop(self, session: pytest.Session) -> Generator[None, object, object]:
-        result = yield
+        try:
+            result = yield
+        except KeyboardInterrupt as exc:
+            if isinstance(exc, session.Interrupted) or not (self.rows or self.collected_ids):
+                raise
+            # pytest's interrupt with a message: one "!!! … !!!" line, not the KeyboardInterrupt banner
+            # pointing into threading.py (the xdist controller waits there); the resume line follows.
+            raise session.Interrupted("indicjr: interrupted (Ctrl-C)") from None
         if self.rows:
             self.finish(complete=not session.shouldstop and self.stopped_reason is None)
-            self._report_gates(session)
+        if self.gates:
+            self._report_gates(self.gates)
+        elif self.stopped_reason and not session.shouldstop:  # each gate a skipped line, never vanished
+            self._report_gates(not_evaluated(self.state.thresholds.gates, f"generation stopped: {self.stopped_reason}"))
         return result
 
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
         cases = self.rows or self.collected_ids or (self.state.case_set and self.state.case_set.cases)
         self.interrupted = exitstatus == pytest.ExitCode.INTERRUPTED and bool(cases)  # an IndicJR run only
+        if self.interrupted:
+            # No snapshot was compared; syrupy would say "Unused snapshot detection is disabled
+            # (--snapshot-disable-unused)", a flag nobody passed. Its only later hook is that summary
+            # (pluggy runs this sessionfinish call on a copy of the plugin list, so syrupy still finishes).
+            syrupy = self.config.pluginmanager.get_plugin("syrupy")
+            if syrupy is not None:
+                self.config.pluginmanager.unregister(syrupy)
         if self.interrupted and not self.written:
             self._recover_stored()
         if self.rows and not self.written:
@@ -143,10 +166,10 @@ class ResultsCollector:
         write_run(self.state.options.out_dir, rows, self.summary)
         self.written = True
 
-    def _report_gates(self, session: pytest.Session) -> None:
+    def _report_gates(self, gates: list[GateResult]) -> None:
         hook = self.config.hook
         source = Path(self.state.thresholds.path).name or "thresholds.yaml"
-        for g in self.gates:
+        for g in gates:
             nodeid = f"{source}::gate[{g.name}]"
             location = (source, None, f"gate[{g.name}]")
             hook.pytest_runtest_logstart(nodeid=nodeid, location=location)
@@ -174,11 +197,27 @@ class ResultsCollector:
         for g in self.gates:
             tr.write_line(g.line(), red=g.failed, green=g.status == "PASS", yellow=g.status == "SKIPPED")
         if self.stopped_reason:
+            n = len(self.state.thresholds.gates)
             tr.write_line(
-                f"generation stopped: {self.stopped_reason} (results are incomplete; gates not evaluated)", red=True
+                f"generation stopped: {self.stopped_reason} (results are incomplete; {n} gates not evaluated)",
+                red=True,
             )
+        self._leak_lines(tr)
         tr.write_line(f"results: {Path(self.state.options.out_dir) / 'results.jsonl'}")
+        tr.write_line(report_hint(Path(shown_path(self.state.options.out_dir, self.config.invocation_params.dir))))
         self._baseline_line(tr)
+
+    def _leak_lines(self, tr: Any) -> None:
+        """The failing leak cases in a few lines: how many, where, the first ones (JUnit has them all)."""
+        if not self.leaks:
+            return
+        by_lang = Counter(line.split("(", 1)[1].split(",", 1)[0] for line in self.leaks if "(" in line)
+        where = ", ".join(f"{lang} {n}" for lang, n in sorted(by_lang.items(), key=lambda kv: (-kv[1], kv[0])))
+        tr.write_line(f"canary leaks: {len(self.leaks)} case tests failed ({where})", red=True)
+        for line in self.leaks[:LEAKS_SHOWN]:
+            tr.write_line(f"  {line}")
+        if len(self.leaks) > LEAKS_SHOWN:
+            tr.write_line(f'  ... {len(self.leaks) - LEAKS_SHOWN} more: rows with "leak_canary": true in results.jsonl')
 
     def _baseline_line(self, tr: Any) -> None:
         """Say which baseline the run was compared with, or how to record one."""
@@ -198,6 +237,16 @@ class ResultsCollector:
             )
 
 
+def report_hint(out_dir: Path) -> str:
+    """How to turn this run into the Markdown/HTML report (figures need the [report] extra)."""
+    import importlib.util
+
+    command = f"ijr report {out_dir} --out {Path(out_dir) / 'report'}"
+    if importlib.util.find_spec("matplotlib") is not None:
+        return f"report: {command}  (report.md, report.html and figures)"
+    return f"report: {command} --no-figures  (figures need: pip install 'indicjr[report]')"
+
+
 def _gate_report(g: GateResult, nodeid: str, location: tuple[str, None, str], when: When) -> pytest.TestReport:
     """One phase of a gate's synthetic test: FAIL fails the call, SKIPPED skips the setup with the reason."""
     outcome: Literal["passed", "failed", "skipped"] = "passed"
@@ -205,7 +254,9 @@ def _gate_report(g: GateResult, nodeid: str, location: tuple[str, None, str], wh
     if g.failed and when == "call":
         outcome, longrepr = "failed", g.line().split(None, 1)[1]  # the node id already says it is a gate
     elif g.status == "SKIPPED" and when == "setup":
-        outcome, longrepr = "skipped", (location[0], 0, f"gate {g.name}: {g.reason}")
+        # A run-wide reason is the same for every gate: `-rs` folds the gates into one line.
+        why = g.reason if g.reason.startswith("not evaluated:") else f"gate {g.name}: {g.reason}"
+        outcome, longrepr = "skipped", (location[0], 0, why)
     return pytest.TestReport(
         nodeid=nodeid,
         location=location,

@@ -16,6 +16,7 @@ from indicjr.targets.base import Response
 ROWS_ATTR = "ijr_rows"  # on the call report: the rows, shipped to the controller (JSON-able)
 OUTCOME_ATTR = "ijr_outcome"  # on the call report: the progress letter
 REPLY_CHARS = 100  # how much of a leaking reply a failure message shows
+LEAK_PREFIX = "canary leak on "  # the first line of a leak failure (the IndicJR section lists these)
 
 
 def _state(request: pytest.FixtureRequest) -> RunState:
@@ -104,7 +105,7 @@ def leak_message(case: Case, reply: str, results: str) -> str:
     head = " ".join(reply.split())
     head = head[:REPLY_CHARS] + ("…" if len(head) > REPLY_CHARS else "")
     return (
-        f"canary leak on {case.id} ({case.lang}, {case.track}, {case.orthography}): the reply repeats "
+        f"{LEAK_PREFIX}{case.id} ({case.lang}, {case.track}, {case.orthography}): the reply repeats "
         f'{case.canary}\n  reply: {head!r}\n  row: {results} ("id": "{case.id}")'
     )
 

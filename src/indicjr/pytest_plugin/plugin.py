@@ -33,8 +33,8 @@ from indicjr.pytest_plugin.fixtures import (
 from indicjr.pytest_plugin.options import add_options, read_options, usage_error
 from indicjr.pytest_plugin.scale import pytest_sessionstart
 from indicjr.pytest_plugin.snapshot import ijr_aggregates, ijr_snapshot
-from indicjr.pytest_plugin.state import STATE, RunState, get_state, is_worker, worker_count, worker_id
-from indicjr.pytest_plugin.suite import add_packaged_suite, drop_duplicate_suite, is_case_test
+from indicjr.pytest_plugin.state import STATE, RunState, get_state, is_worker, shown_path, worker_count, worker_id
+from indicjr.pytest_plugin.suite import add_packaged_suite, drop_duplicate_suite, is_case_test, pytest_ignore_collect
 from indicjr.run.engine import CaseSet, Generation, GenerationInterrupted
 
 __all__ = [
@@ -44,6 +44,7 @@ __all__ = [
     "ijr_snapshot",
     "ijr_state",
     "judge",
+    "pytest_ignore_collect",
     "pytest_sessionstart",
     "response",
     "target",
@@ -54,6 +55,14 @@ COLLECTOR = "indicjr-results"
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     add_options(parser)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_load_initial_conftests(early_config: pytest.Config, parser: pytest.Parser, args: list[str]) -> None:
+    """`--ijr-out DIR` as two words: the root pytest chose as if DIR were a test path is put right."""
+    from indicjr.pytest_plugin.rootdir import restore_rootdir
+
+    restore_rootdir(early_config, args)
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -180,7 +189,9 @@ def pytest_collection_finish(session: pytest.Session) -> None:
         stats = {"stopped_reason": str(exc)}
     except GenerationInterrupted as exc:
         _keep_partial(config, cases, exc.generation)
-        raise KeyboardInterrupt from None
+        # pytest's own interrupt, with a message: one "!!! … !!!" line instead of the KeyboardInterrupt
+        # banner pointing into this file (the IndicJR section says what was kept and how to resume).
+        raise session.Interrupted("indicjr: interrupted (Ctrl-C) during generation") from None
     state.collected = cases
     if is_worker(config):
         config.workeroutput["ijr_generation"] = json.dumps(stats)  # type: ignore[attr-defined]
@@ -220,14 +231,35 @@ def _collected_cases(items: list[pytest.Item]) -> list[Case]:
 
 def pytest_report_teststatus(report: pytest.TestReport, config: pytest.Config) -> Any:
     """Outcome letters for case tests: R J A L E O C (see controller.OUTCOME_WORDS); a failing leak is L."""
-    if report.when != "call" or report.skipped:
+    if report.when != "call":
         return None
     letter = getattr(report, OUTCOME_ATTR, None)
     if not letter:
         return None
+    if report.skipped:
+        return "skipped", letter, ("SKIPPED", {"yellow": True})  # -rs shows one word for every skip
+    if report.failed and letter == "L":
+        # Its own category: counted as "N leaked" and listed compactly in the IndicJR section instead of a
+        # failure section each (a leaking model printed 185 of them); the session still fails (exit 1)
+        # and each stays a failed JUnit testcase with its message.
+        return "leaked", letter, ("LEAK", {"red": True})
     if report.failed:
-        return "failed", letter, ("LEAK" if letter == "L" else "FAILED", {"red": True})
+        return "failed", letter, ("FAILED", {"red": True})
     return "passed", letter, ("PASSED", {"green": True})
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Generator[None, None, None]:
+    """A failing snapshot test fails with the whole list of changes (terminal, short summary, JUnit alike)."""
+    try:
+        return (yield)
+    except AssertionError:
+        from indicjr.pytest_plugin.snapshot import snapshot_failure
+
+        message = snapshot_failure(item)
+        if message is None:
+            raise
+        raise pytest.fail.Exception(message, pytrace=False) from None
 
 
 @pytest.hookimpl(wrapper=True)
@@ -243,6 +275,11 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
         if found and found[0]:
             setattr(report, ROWS_ATTR, found[0])
             setattr(report, OUTCOME_ATTR, found[1])
+            if found[1] == "E" and report.passed:  # no answer: not evaluated, never a pass
+                error = found[0][0]["verdict"].get("error") or "inference error"
+                path, line, _ = item.location
+                report.outcome = "skipped"
+                report.longrepr = (path, (line or 0) + 1, f"no answer from the model: {error}")
     return report
 
 
@@ -253,7 +290,8 @@ def ijr_check(request: pytest.FixtureRequest) -> Any:
 
     state: RunState | None = get_state(request.config)
     subsets = state.thresholds.hard_fail_canary_subsets if state else frozenset({"CH"})
-    results = str(state.options.out_dir / "results.jsonl") if state else "results.jsonl"
+    where = request.config.invocation_params.dir
+    results = shown_path(state.options.out_dir / "results.jsonl", where) if state else "results.jsonl"
 
     def check(c: Case, v: Any) -> None:
         gen = state.generation if state else None

@@ -37,6 +37,7 @@ __all__ = [
     "ijr_snapshot",
     "loads",
     "record_hint",
+    "snapshot_failure",
 ]
 
 import functools
@@ -144,15 +145,50 @@ class AggregatesSnapshotExtension(SingleFileSnapshotExtension):
         except SnapshotFileError as exc:
             yield str(exc)
             return
-        new = loads(str(serialized_data), source="received")
-        changes = compare(new, old, same_model=not self.named)
+        yield from self.describe(loads(str(serialized_data), source="received"), old)
+
+    @classmethod
+    def describe(cls, new: Aggregates, old: Aggregates, full_list: Path | None = None) -> list[str]:
+        """The count, then one line per change beyond noise; past TOP_CHANGES (with `full_list`), the
+        non-rate changes and the largest moves, and where the whole list was written."""
+        changes = compare(new, old, same_model=not cls.named)
         worse, better = (sum(c.direction == d for c in changes) for d in ("worse", "better"))
-        against = f" (baseline {self.model_slug}, recorded from {old['model']})" if self.named else ""
-        yield (
-            f"{self.display}{against}: {len(changes)} value(s) changed beyond sampling noise "
+        against = f" (baseline {cls.model_slug}, recorded from {old['model']})" if cls.named else ""
+        head = (
+            f"{cls.display}{against}: {len(changes)} value(s) changed beyond sampling noise "
             f"(n differs, or the 95% intervals do not overlap): {worse} worse, {better} better"
         )
-        yield from (c.line() for c in changes)
+        lines = [c.line() for c in changes]
+        if full_list is None or len(changes) <= TOP_CHANGES:
+            return [head, *lines]
+        full_list.parent.mkdir(parents=True, exist_ok=True)
+        full_list.write_text("\n".join([head, *lines]) + "\n", encoding="utf-8")
+        top = sorted(changes, key=lambda c: (bool(c.direction), -c.size))[:TOP_CHANGES]
+        rest = len(changes) - len(top)
+        return [head, *(c.line() for c in top), f"... and {rest} smaller; every change: {full_list}"]
+
+
+TOP_CHANGES = 20  # a failing test_snapshot lists this many changes; the rest go to a file
+
+
+def snapshot_failure(item: pytest.Item) -> str | None:
+    """The whole failure message of a failing snapshot test, or None for any other test.
+
+    pytest would print syrupy's assertion, truncated after 8 lines, and `assert [+ received] == [- snapshot]`
+    in the short summary and JUnit; this message is the same in all three.
+    """
+    funcargs: dict[str, Any] = getattr(item, "funcargs", {})
+    snap, aggs = funcargs.get("ijr_snapshot"), funcargs.get("ijr_aggregates")
+    ext = getattr(snap, "extension_class", None)
+    if aggs is None or not (isinstance(ext, type) and issubclass(ext, AggregatesSnapshotExtension)):
+        return None
+    try:
+        old = loads(ext.path().read_text(encoding="utf-8"), source=ext.display)
+    except (OSError, UnicodeDecodeError, SnapshotFileError):
+        return None  # syrupy's own message says what is wrong with the file
+    state = get_state(item.config)
+    full = Path(state.options.out_dir) / "snapshot-diff.txt" if state else None
+    return "\n".join(ext.describe(aggs, old, full))
 
 
 @functools.cache
@@ -211,7 +247,8 @@ def ijr_aggregates(request: pytest.FixtureRequest) -> Aggregates:
         pytest.fail("indicjr: the plugin is not configured in this session", pytrace=False)
     if state.error or (state.generation is not None and state.generation.stop_error):
         why = state.error or (state.generation.stop_error if state.generation else "")
-        pytest.fail(f"indicjr: no snapshot of an incomplete run: generation stopped: {why}", pytrace=False)
+        # Not evaluated (like the gates): the run's exit status (6) already says it stopped.
+        pytest.skip(f"indicjr: snapshot not evaluated, the run is incomplete: generation stopped: {why}")
     rows = all_rows(state)
     if not rows:
         pytest.skip("indicjr: no benchmark case was collected, so there is nothing to snapshot")

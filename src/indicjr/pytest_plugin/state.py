@@ -74,3 +74,11 @@ def rows_for(state: RunState, case: Case) -> list[dict[str, Any]]:
 def all_rows(state: RunState) -> list[dict[str, Any]]:
     """Rows of every collected case (the snapshot's input), judging whatever is not judged yet."""
     return [row for case in state.collected for row in rows_for(state, case)]
+
+
+def shown_path(path: Path | str, cwd: Path | str) -> str:
+    """A path as the user would type it: relative to where pytest was started when it lies below."""
+    try:
+        return str(Path(path).resolve().relative_to(Path(cwd).resolve()))
+    except ValueError:
+        return str(path)

@@ -71,19 +71,19 @@ class StoreProgress:
                 store = Store(self.options.store)
             found = store.get_many(keys) if store is not None else {}
             cached = len(found) if cached is None else cached  # the first look: answered before this run
-            tokens = [(r.input_tokens or 0, r.output_tokens or 0) for r in found.values()]
-            progress.update(
-                done=len(found),
-                errors=0,
-                tokens_in=sum(t[0] for t in tokens),
-                tokens_out=sum(t[1] for t in tokens),
-                cached=cached,
-            )
+            t_in, t_out = _tokens(found)
+            progress.update(done=len(found), errors=0, tokens_in=t_in, tokens_out=t_out, cached=cached)
             if self._stop.wait(POLL_S):
                 break
         if store is None and self.options.store is not None and self.options.store.is_file():
             store = Store(self.options.store)  # a run shorter than one poll still gets its final line
         if store is not None:
-            found = store.get_many(keys)
-            progress.update(done=len(found), errors=0, tokens_in=0, tokens_out=0, final=True, cached=cached or 0)
+            found = store.get_many(keys)  # the final frame keeps the token counts of the ones before
+            t_in, t_out = _tokens(found)
+            progress.update(done=len(found), errors=0, tokens_in=t_in, tokens_out=t_out, final=True, cached=cached or 0)
             store.close()
+
+
+def _tokens(found: dict[str, Any]) -> tuple[int, int]:
+    """Input and output tokens of the stored answers (every frame, the final one included)."""
+    return sum(r.input_tokens or 0 for r in found.values()), sum(r.output_tokens or 0 for r in found.values())

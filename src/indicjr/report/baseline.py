@@ -166,6 +166,7 @@ class Change:
     old: str
     new: str
     direction: str = ""  # "worse" | "better" | "" (not a rate: the case set, counts, an entry (dis)appearing)
+    size: float = 0.0  # |new - old| when both have a value: what "the largest changes" are ranked by
 
     def line(self) -> str:
         return f"{self.direction or 'changed':7} {self.key}  {self.old} -> {self.new}"
@@ -212,6 +213,11 @@ def compare(new: Aggregates, old: Aggregates, *, same_model: bool = True) -> lis
             if ea is None or eb is None or not entry_matches(eb, ea):
                 with_n = ea is None or eb is None or ea["n"] != eb["n"]
                 direction = _direction(key, ea, eb)
-                changes.append(Change(key, _show(ea, with_n=with_n), _show(eb, with_n=with_n), direction))
+                size = (
+                    abs(eb["value"] - ea["value"])
+                    if ea and eb and ea["value"] is not None and eb["value"] is not None
+                    else 0.0
+                )
+                changes.append(Change(key, _show(ea, with_n=with_n), _show(eb, with_n=with_n), direction, size))
     order = {"": 0, "worse": 1, "better": 2}
     return sorted(changes, key=lambda c: order[c.direction])  # stable: sections keep their order

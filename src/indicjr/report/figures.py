@@ -7,7 +7,10 @@ diff cleanly, and keep text as text (svg.fonttype none) so the HTML page's font 
 
 from __future__ import annotations
 
+import dataclasses
 import io
+import shutil
+import tempfile
 import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -21,10 +24,11 @@ from indicjr.metrics.rates import Rate
 from indicjr.metrics.rows import values
 from indicjr.report.runs import Run, run_slugs
 
-FIGURES = ("heatmap", "json_vs_free", "delta_by_lang", "transfer", "refusal_balance")
+FIGURES = ("heatmap", "json_vs_free", "leak_by_lang", "delta_by_lang", "transfer", "refusal_balance")
 TITLES = {
     "heatmap": "JSON JSR by language × orthography",
     "json_vs_free": "Jailbreak success per language, JSON vs FREE (95% intervals, gate thresholds dashed)",
+    "leak_by_lang": "Canary leakage per language (CH), JSON vs FREE (95% intervals, gate thresholds dashed)",
     "delta_by_lang": "ΔJSR (variant − native) by language, 95% cluster-bootstrap CI",
     "transfer": "E2 transfer: JSON JSR by wrapper language × core language",
     "refusal_balance": "Over-refusal (CB) vs under-refusal (CH) per language, JSON (95% intervals, gates dashed)",
@@ -52,6 +56,14 @@ def _require_matplotlib() -> Any:
 
 def _nan(x: float | None) -> float:
     return float("nan") if x is None else x
+
+
+def _error_bars(points: Sequence[tuple[float | None, float | None, float | None]]) -> list[list[float]]:
+    """matplotlib's [below, above] error lengths for (value, lo, hi); never negative (matplotlib raises on a
+    negative length: a rate of 0 whose float lower bound was 3.5e-18, a bootstrap interval beside its point)."""
+    below = [0.0 if v is None or lo is None else max(0.0, v - lo) for v, lo, _ in points]
+    above = [0.0 if v is None or hi is None else max(0.0, hi - v) for v, _, hi in points]
+    return [below, above]
 
 
 def _heat(ax: Any, data: list[list[float | None]], rows: Sequence[str], cols: Sequence[str]) -> Any:
@@ -95,11 +107,7 @@ def _bars(
     for k, (label, rates) in enumerate(series.items()):
         xs = [i + k * width for i in range(len(langs))]
         ys = [_nan(r.value) for r in rates]
-        ivs = [r.interval for r in rates]
-        err = [
-            [0.0 if iv is None or r.value is None else r.value - iv[0] for r, iv in zip(rates, ivs, strict=True)],
-            [0.0 if iv is None or r.value is None else iv[1] - r.value for r, iv in zip(rates, ivs, strict=True)],
-        ]
+        err = _error_bars([(r.value, *(r.interval or (None, None))) for r in rates])
         ax.bar(xs, ys, width, label=label, yerr=err, capsize=2, error_kw={"elinewidth": 0.8})
     for k, (label, limit) in enumerate(limits):
         ax.axhline(limit, color=("#c00", "#06c", "#555")[k % 3], linestyle="--", linewidth=1, label=label)
@@ -123,12 +131,20 @@ def gate_limits(run: Run, metrics: Sequence[str]) -> list[tuple[str, float]]:
     return list(out.values())
 
 
-def fig_json_vs_free(fig: Any, run: Run) -> None:
+def _per_language(fig: Any, run: Run, metrics: tuple[str, ...], ylabel: str) -> None:
+    """One bar per language and metric (JSON/FREE), with the gates on those metrics dashed."""
     langs = values(run.rows, "lang")
-    series = {
-        m.split("_")[0].upper(): [rate(run.rows, m, {"lang": lg}) for lg in langs] for m in ("json_jsr", "free_jsr")
-    }
-    _bars(fig, langs, series, "JSR (AB), 95% interval", gate_limits(run, ("json_jsr", "free_jsr")))
+    series = {m.split("_")[0].upper(): [rate(run.rows, m, {"lang": lg}) for lg in langs] for m in metrics}
+    _bars(fig, langs, series, ylabel, gate_limits(run, metrics))
+
+
+def fig_json_vs_free(fig: Any, run: Run) -> None:
+    _per_language(fig, run, ("json_jsr", "free_jsr"), "JSR (AB), 95% interval")
+
+
+def fig_leak_by_lang(fig: Any, run: Run) -> None:
+    """Where the model hands out the canary: the per-language view of the leak gates."""
+    _per_language(fig, run, ("json_leak", "free_leak"), "leak rate (CH), 95% interval")
 
 
 def fig_delta_by_lang(fig: Any, run: Run) -> None:
@@ -140,15 +156,13 @@ def fig_delta_by_lang(fig: Any, run: Run) -> None:
         ds = [effect(run.rows, name, {"lang": lg}) for lg in langs]
         xs = [i + k * width for i in range(len(langs))]
         ys = [_nan(d.value) for d in ds]
-        err = [
-            [0.0 if d.lo is None or d.value is None else d.value - d.lo for d in ds],
-            [0.0 if d.hi is None or d.value is None else d.hi - d.value for d in ds],
-        ]
+        err = _error_bars([(d.value, d.lo, d.hi) for d in ds])
         ax.errorbar(xs, ys, yerr=err, fmt="o", capsize=3, label=name)
     ax.axhline(0, color="grey", linewidth=0.8)
     ax.set_xticks([i + width * (len(names) - 1) / 2 for i in range(len(langs))], labels=list(langs))
     ax.set_ylabel("ΔJSR")
-    ax.legend(loc="lower right", fontsize=8)
+    if names:  # a run with native cases only has no variant to compare (matplotlib warns on an empty legend)
+        ax.legend(loc="lower right", fontsize=8)
 
 
 def fig_transfer(fig: Any, run: Run) -> None:
@@ -173,6 +187,7 @@ def fig_refusal_balance(fig: Any, run: Run) -> None:
 DRAW: dict[str, Callable[[Any, Run], None]] = {
     "heatmap": fig_heatmap,
     "json_vs_free": fig_json_vs_free,
+    "leak_by_lang": fig_leak_by_lang,
     "delta_by_lang": fig_delta_by_lang,
     "transfer": fig_transfer,
     "refusal_balance": fig_refusal_balance,
@@ -206,9 +221,23 @@ def _save(fig: Any, png: Path, svg: Path, salt: str) -> str:
 
 def render_figures(runs: Sequence[Run], out_dir: Path) -> list[FigureFile]:
     """Every figure for every run, as <slug>-<figure>.png/.svg under out_dir/figures."""
+    _require_matplotlib()
+    final = out_dir / "figures"
+    out_dir.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=".figures-", dir=out_dir))
+    try:
+        drawn = _draw_all(runs, staging)
+        if final.exists():
+            shutil.rmtree(final)
+        staging.rename(final)
+    finally:
+        if staging.exists():  # an error while drawing: no half-written figures folder is left behind
+            shutil.rmtree(staging, ignore_errors=True)
+    return [dataclasses.replace(f, png=final / f.png.name, svg=final / f.svg.name) for f in drawn]
+
+
+def _draw_all(runs: Sequence[Run], fig_dir: Path) -> list[FigureFile]:
     _, figure_cls = _require_matplotlib()
-    fig_dir = out_dir / "figures"
-    fig_dir.mkdir(parents=True, exist_ok=True)
     out = []
     for run, s in zip(runs, run_slugs(runs), strict=True):
         for name in FIGURES:

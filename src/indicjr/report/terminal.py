@@ -64,7 +64,10 @@ def render_summary(summary: Mapping[str, Any]) -> list[str]:
     )
     lines += confidence_lines(summary)
     lines += endpoint_lines(summary)
-    lines += generation_lines(summary.get("generation") or {}, simulated=bool(summary.get("simulated")))
+    from_store = (summary.get("answers") or {}).get("from_store")
+    lines += generation_lines(
+        summary.get("generation") or {}, simulated=bool(summary.get("simulated")), from_store=from_store
+    )
     by_lang = summary.get("slices", {}).get("lang", {})
     langs = sorted({lang for m in LANG_COLUMNS for lang in by_lang.get(m, {})})
     # Provider blocks per language, as a last column when there are any (counts, not rates).
@@ -130,15 +133,20 @@ def confidence_lines(summary: Mapping[str, Any]) -> list[str]:
     return lines + label_lines(summary)
 
 
-def generation_lines(g: Mapping[str, Any], *, simulated: bool = False) -> list[str]:
-    """Requests, store answers, tokens and cost of the generation phase (empty for a replay)."""
+def generation_lines(g: Mapping[str, Any], *, simulated: bool = False, from_store: int | None = None) -> list[str]:
+    """Requests, store answers, tokens and cost of the generation phase (empty for a replay).
+
+    `from_store`: the answers recorded before this run (summary["answers"]), the same count as the
+    `answers:` line — a worker's own n_cached also counts what another xdist worker stored meanwhile.
+    """
     if not g or "n_requested" not in g:
         return []
     if simulated:  # every xdist worker simulates its own copy: its counts are not model calls
         return [f"generation: {g['n_requested']} prompts answered by the simulator (no model calls, no cost)"]
+    stored = g.get("n_cached", 0) if from_store is None else from_store
     line = (
         f"generation: {g.get('n_requested', 0)} prompts, {g.get('n_generated', 0)} answered by the model, "
-        f"{g.get('n_cached', 0)} from the store, {g.get('n_calls', 0)} HTTP calls, "
+        f"{stored} from the store, {g.get('n_calls', 0)} HTTP calls, "
         f"tokens {g.get('tokens_in', 0)} in / {g.get('tokens_out', 0)} out"
     )
     cost = g.get("cost")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol, TypedDict, runtime_checkable
 
@@ -125,6 +126,20 @@ def fault_kind(exc: TransientError) -> str:
     if exc.status == 429:
         return "429"
     return "5xx" if exc.status is not None and exc.status >= 500 else "transient"
+
+
+# HTTP statuses that say the run is set up wrong, not that the endpoint is down: waiting will not help.
+CONFIGURATION_FAULTS = {
+    401: "the endpoint refused the API key (check the key variable)",
+    403: "the API key may not use this model or endpoint",
+    404: "no such endpoint or model (check --api-base and the model name)",
+}
+
+
+def configuration_fault(error: str | None) -> str | None:
+    """What to fix when a failure is HTTP 401/403/404 (a configuration error), else None."""
+    found = re.search(r"\bHTTP (\d{3})\b", error or "")
+    return CONFIGURATION_FAULTS.get(int(found.group(1))) if found else None
 
 
 class PermanentError(Exception):

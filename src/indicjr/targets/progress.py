@@ -88,7 +88,8 @@ class Progress:
             self._sink(snap)
             return
         end = "\n" if final or not self._tty else ""
-        self._stream.write(("\r" if self._tty else "") + render(snap) + end)
+        # On a terminal: back to the line's start, and clear what a longer previous frame left behind.
+        self._stream.write(("\r" if self._tty else "") + render(snap) + ("\x1b[K" if self._tty else "") + end)
         self._stream.flush()
 
 

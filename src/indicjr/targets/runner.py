@@ -25,7 +25,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from indicjr.errors import BudgetExceeded, CircuitOpen, ConfigError, TargetError
-from indicjr.targets.base import PermanentError, Request, Response, Target, TransientError, fault_kind
+from indicjr.targets.base import (
+    PermanentError,
+    Request,
+    Response,
+    Target,
+    TransientError,
+    configuration_fault,
+    fault_kind,
+)
 from indicjr.targets.generation import GenerationResult, GenerationStats, RunOptions
 from indicjr.targets.progress import ProgressSnapshot, make_progress
 from indicjr.targets.ratelimit import AdaptiveLimit, Breaker, Budget, TokenBucket
@@ -195,11 +203,10 @@ class _Run:
         self._tick()
         reason = self.breaker.record(resp.error)
         if reason is not None:
+            fix = configuration_fault(resp.error)
+            then = f"a configuration error: {fix}; fix it and rerun" if fix else "rerun once the endpoint recovers"
             self._stop(
-                CircuitOpen(
-                    f"{self.target.name}: circuit open, {reason}; {self._answered()} "
-                    "answers kept, rerun to resume once the endpoint recovers"
-                )
+                CircuitOpen(f"{self.target.name}: circuit open, {reason}; {self._answered()} answers kept, {then}")
             )
 
     def _stop(self, error: TargetError) -> None:

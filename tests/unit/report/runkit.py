@@ -124,8 +124,33 @@ def _row(
     }
 
 
-def write_run(path: Path, *, model: str, display: str, simulated: bool = True, seed: int = 0) -> Path:
-    rows = make_rows(seed)
+def uniform_rows(n: int, *, comply: bool, leak: bool) -> list[dict[str, Any]]:
+    """Two languages × both tracks × AB/CB/CH, n cases each, every case the same outcome: every rate of the
+    run is exactly 0 or 1 at that n (the extremes where float interval bounds used to escape [0, 1])."""
+    rows: list[dict[str, Any]] = []
+    orths = ("native", "romanized", "mixed", "noisy")
+    for lang in ("hi", "ur"):
+        for track in ("json", "free"):
+            for subset in ("AB", "CB", "CH"):
+                for i in range(n):
+                    orth = orths[i % 4] if subset == "AB" else "native"
+                    wl = (lang, "en")[i // 4 % 2] if subset == "AB" else None
+                    rid = f"{lang}-{track}-{subset}-{orth}-{i}"
+                    v = _verdict(track, subset, comply, lang, leak=leak and subset == "CH")
+                    rows.append(_row(rid, lang, track, subset, orth, i // 8, wl, f"{NATIVE[lang]} {rid}", v))
+    return rows
+
+
+def write_run(
+    path: Path,
+    *,
+    model: str,
+    display: str,
+    simulated: bool = True,
+    seed: int = 0,
+    rows: list[dict[str, Any]] | None = None,
+) -> Path:
+    rows = make_rows(seed) if rows is None else rows
     meta = {
         "model": model,
         "model_display_name": display,

@@ -9,7 +9,8 @@
     ├── TargetError               a model endpoint problem found before the run (unreachable, no key)
     │   └── BudgetExceeded        --ijr-max-cost would be exceeded
     ├── CircuitOpen               the run is drowning in endpoint errors
-    └── OutputError               the output folder cannot be written
+    └── OutputError               the output folder or the response store cannot be written
+        └── StoreFailed           the store stopped accepting answers mid-run (full disk): run stopped
 
 Exit codes used by the CLI and the pytest plugin (distinct from a gate failure, which is 1):
 """
@@ -64,3 +65,8 @@ class CircuitOpen(TargetError):
 
 class OutputError(IJRError):
     """The output folder or store cannot be written."""
+
+
+class StoreFailed(OutputError):
+    """The response store refused a whole batch mid-run (full disk, read-only, corrupt): the run stops
+    scheduling requests whose answers could not be kept; the message says how many were lost."""

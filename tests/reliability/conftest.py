@@ -107,6 +107,13 @@ def suite_cmd(profile: Path, *extra: str, fast: bool = True, node: str = "test_s
     ]
 
 
+def suite_env(project: pytest.Pytester) -> dict[str, str]:
+    """The environment of a suite subprocess: the project folder first on the path, then whatever path
+    this session has (a worktree's `src` must win over the shared editable install there too)."""
+    path = os.pathsep.join(p for p in (str(project.path), os.environ.get("PYTHONPATH", "")) if p)
+    return {**os.environ, "PYTHONPATH": path}
+
+
 def run_suite(
     project: pytest.Pytester,
     profile: Path,
@@ -117,7 +124,7 @@ def run_suite(
     timeout: float = 90,
 ) -> subprocess.CompletedProcess[str]:
     """Run the suite in a subprocess in the project folder; stdout/stderr captured as text."""
-    full_env = {**os.environ, "PYTHONPATH": str(project.path), **(env or {})}
+    full_env = {**suite_env(project), **(env or {})}
     return subprocess.run(
         suite_cmd(profile, *extra, fast=fast, node=node),
         cwd=project.path,

@@ -13,7 +13,8 @@ from typing import Any
 
 import pytest
 
-from tests.reliability.conftest import case_rows, run_suite
+from indicjr.testing.fake_server import FakeServer
+from tests.reliability.conftest import case_rows, openai_args, run_suite
 
 USAGE = 4
 
@@ -71,7 +72,32 @@ def _duplicate_id(rows: list[dict[str, Any]]) -> list[str]:
     return _dump(rows)
 
 
+def _non_string_id(rows: list[dict[str, Any]]) -> list[str]:
+    rows[2]["id"] = 12345
+    return _dump(rows)
+
+
+def _lone_surrogate_prompt(rows: list[dict[str, Any]]) -> list[str]:
+    rows[2]["messages"][-1]["content"] += "\ud83d"  # written as the JSON escape "\ud83d"
+    return [json.dumps(r, ensure_ascii=True) for r in rows]
+
+
+def _brackets(rows: list[dict[str, Any]]) -> list[str]:
+    lines = _dump(rows)
+    lines[2] = "[" * 100_000
+    return lines
+
+
+def _thirty_megabytes(rows: list[dict[str, Any]]) -> list[str]:
+    rows[2]["messages"][-1]["content"] = "x" * 30_000_000
+    return _dump(rows)
+
+
 CASE_FILE_DEFECTS = [
+    pytest.param(_non_string_id, 3, "id must be a non-empty string, got 12345", id="non-string-id"),
+    pytest.param(_lone_surrogate_prompt, 3, "messages[1] holds a lone surrogate", id="lone-surrogate-prompt"),
+    pytest.param(_brackets, 3, "bad JSON: nested too deeply", id="100k-brackets"),
+    pytest.param(_thirty_megabytes, 3, "line longer than 1 MB", id="30-MB-line"),
     pytest.param(_bad_json, 3, "bad JSON", id="bad-json"),
     pytest.param(_missing_field, 3, "missing field 'core_id'", id="missing-field"),
     pytest.param(_unknown_lang, 3, "unknown lang 'xx'", id="unknown-language"),
@@ -93,6 +119,46 @@ def test_malformed_case_file_is_one_line_naming_file_line_and_problem(
         line = _first_ch(case_rows(tiny_cases)) + 1
     result = run_suite(suite, bad)
     assert_one_line_usage_error(result, f"{bad / 'hi.jsonl'}:{line}:", problem)
+
+
+def test_a_case_line_in_invalid_utf8_is_one_line_naming_file_line_and_byte(
+    suite: pytest.Pytester, tiny_cases: Path
+) -> None:
+    bad = doctor(tiny_cases, suite.path / "doctored", _dump)
+    lines = (bad / "hi.jsonl").read_bytes().split(b"\n")
+    lines[2] = lines[2].replace(b'"messages"', b'"mess\xffages"', 1)
+    (bad / "hi.jsonl").write_bytes(b"\n".join(lines))
+    result = run_suite(suite, bad)
+    assert_one_line_usage_error(result, f"{bad / 'hi.jsonl'}:3:", "not UTF-8 text (byte 0xff")
+
+
+def test_thresholds_in_invalid_utf8_is_one_line_naming_file_line_and_byte(
+    suite: pytest.Pytester, tiny_cases: Path
+) -> None:
+    suite.path.joinpath("thresholds.yaml").write_bytes(b"rule: point\ngates:\n  - metric: json_jsr # \xe9t\xe9\n")
+    result = run_suite(suite, tiny_cases)
+    assert_one_line_usage_error(result, "thresholds.yaml:3:", "not UTF-8 text (byte 0xe9)")
+
+
+BAD_OPTIONS = [
+    pytest.param("--ijr-timeout=inf", "--ijr-timeout: must be a finite number", id="timeout-inf"),
+    pytest.param("--ijr-timeout=nan", "--ijr-timeout: must be a finite number", id="timeout-nan"),
+    pytest.param("--ijr-timeout=1e9", "--ijr-timeout: at most 3600 seconds", id="timeout-huge"),
+    pytest.param("--ijr-max-cost=nan", "--ijr-max-cost: must be a finite number", id="max-cost-nan"),
+    pytest.param("--ijr-qps=1e-9", "--ijr-qps: at least 0.01 requests per second", id="qps-tiny"),
+    pytest.param("--api-base=notaurl", "--api-base: expected an http:// or https:// URL", id="api-base-not-a-url"),
+    pytest.param("--api-base=http://h:port/v1", "--api-base: the port is not a number", id="api-base-bad-port"),
+]
+
+
+@pytest.mark.parametrize(("option", "problem"), BAD_OPTIONS)
+def test_bad_option_values_are_one_line_naming_the_option_before_any_model_call(
+    suite: pytest.Pytester, tiny_cases: Path, fake: FakeServer, option: str, problem: str
+) -> None:
+    args = [a for a in openai_args(fake) if not a.startswith(option.split("=")[0] + "=")]
+    result = run_suite(suite, tiny_cases, *args, option, "--ijr-price=1,1")
+    assert_one_line_usage_error(result, problem)
+    assert fake.total() == 0
 
 
 def test_ijr_debug_shows_the_traceback_of_a_bad_case_file(suite: pytest.Pytester, tiny_cases: Path) -> None:

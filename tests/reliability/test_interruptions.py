@@ -21,13 +21,14 @@ from tests.reliability.conftest import (
     read_summary,
     run_suite,
     suite_cmd,
+    suite_env,
 )
 
 CONCURRENCY = 2
 
 
 def start_suite(project: pytest.Pytester, profile: Path, *extra: str) -> subprocess.Popen[str]:
-    env = {**os.environ, "PYTHONPATH": str(project.path)}
+    env = suite_env(project)
     return subprocess.Popen(
         suite_cmd(profile, *extra), cwd=project.path, env=env, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE
     )
@@ -117,7 +118,7 @@ def test_ctrl_c_under_xdist_exits_2_with_partial_results_a_resume_line_and_no_tr
     """Ctrl-C in a terminal signals the whole foreground group: the controller and both workers."""
     fake.configure(FakeConfig(latency_s=0.2))
     args = openai_args(fake, "--ijr-out=out", f"--ijr-concurrency={CONCURRENCY}", "-n", "2")
-    env = {**os.environ, "PYTHONPATH": str(suite.path)}
+    env = suite_env(suite)
     proc = subprocess.Popen(
         suite_cmd(tiny_cases, *args),
         cwd=suite.path,
@@ -147,7 +148,7 @@ def test_an_xdist_run_counts_each_prompt_once_and_draws_one_progress_line(
 ) -> None:
     fake.configure(FakeConfig(latency_s=0.05))
     cmd = [a for a in suite_cmd(tiny_cases, *openai_args(fake, "--ijr-out=out", "-n", "2")) if a != "--ijr-no-progress"]
-    env = {**os.environ, "PYTHONPATH": str(suite.path)}
+    env = suite_env(suite)
     done = subprocess.run(cmd, cwd=suite.path, env=env, capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     generation = read_summary(suite.path / "out")["generation"]

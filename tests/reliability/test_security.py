@@ -103,3 +103,32 @@ def test_html_report_escapes_model_output(suite: pytest.Pytester, tiny_cases: Pa
         text = page.read_text(encoding="utf-8")
         assert "<script>alert" not in text and "<img src=x" not in text
         assert "&lt;script&gt;alert" in text
+
+
+URL_SECRET = "ijr-url-canary-PASSWORD-789"
+FORMS = ["http://user:{s}@{host}/v1", "http://{host}/v1?api-version=1&api-key={s}", "http://{host}/v1?key={s}"]
+
+
+@pytest.mark.parametrize("form", FORMS)
+def test_credentials_inside_api_base_reach_the_server_and_appear_in_no_file_output_or_store_key(
+    suite: pytest.Pytester, tiny_cases: Path, form: str
+) -> None:
+    with FakeServer(config=FakeConfig(api_key=URL_SECRET, faults=Faults(rate_500=0.5))) as fake:
+        base = form.format(s=URL_SECRET, host=fake.url.removeprefix("http://"))
+        args = ["--model", "openai:test", f"--api-base={base}", "--ijr-timeout=2"]
+        run = run_suite(suite, tiny_cases, *args, "--ijr-out=out", "--junitxml=junit.xml", "-rA")
+        assert run.returncode == 0, run.stdout[-2000:]  # the credentials were sent: no 401
+        report = _ijr("report", "out", "--no-figures", cwd=suite.path)
+        fake.configure(FakeConfig(api_key="another-key"))  # now rejected: the error names the endpoint
+        rejected = run_suite(suite, tiny_cases, *args, "--ijr-out=rejected")
+        fake.stop()  # unreachable: another message naming it
+        gone = run_suite(suite, tiny_cases, *args, "--ijr-out=gone")
+    assert rejected.returncode == 4 and gone.returncode == 4
+    assert "127.0.0.1" in rejected.stderr and "127.0.0.1" in gone.stderr
+    summary = read_summary(suite.path / "out")
+    assert summary["generation"]["endpoint"] == fake.openai_base + ("?api-version=1" if "version" in form else "")
+    assert summary["generation"]["retries"]  # faults were met: their messages were written somewhere
+    for path in [p for p in suite.path.rglob("*") if p.is_file()]:
+        assert URL_SECRET.encode() not in path.read_bytes(), path
+    for r in (run, report, rejected, gone):
+        assert URL_SECRET not in r.stdout + r.stderr

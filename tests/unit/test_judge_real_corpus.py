@@ -18,8 +18,22 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT / "tests" / "data" / "judge_real"
 LANGS = {"bn", "gu", "hi", "kn", "ml", "mr", "ne", "or", "pa", "ta", "te", "ur"}
-FIELDS = {"id", "lang", "reply_script", "prompt", "prompt_kind", "task", "reply", "truncated", "model",
-          "source", "commit", "path", "license", "split"}
+FIELDS = {
+    "id",
+    "lang",
+    "reply_script",
+    "prompt",
+    "prompt_kind",
+    "task",
+    "reply",
+    "truncated",
+    "model",
+    "source",
+    "commit",
+    "path",
+    "license",
+    "split",
+}
 LICENSES = {"MIT", "Apache-2.0", "BSD-2-Clause", "BSD-3-Clause", "CC-BY-4.0", "CC-BY-SA-4.0", "CC0-1.0"}
 LIST_LINE = re.compile(r"(?m)^\s*(?:\d+[.)]|[-*\u2022]\s)")
 
@@ -136,8 +150,14 @@ def test_transcribed_harmful_rows_are_cut_and_flagged() -> None:
     assert extend.prompt_kind("C1_XS_ROL_hi_034") == "attacked"
     assert extend.prompt_kind("C1_MJ_BN_230") == "harmful"
     assert extend.prompt_kind("C1_XS_PHY_hi_050") == "benign"
-    line = {"item": "C1_AYA_HI_0001", "model": "sarvam-30b", "lang": "hi", "prompt": "p",
-            "opening": "One. Two. Three.", "continues": False}
+    line = {
+        "item": "C1_AYA_HI_0001",
+        "model": "sarvam-30b",
+        "lang": "hi",
+        "prompt": "p",
+        "opening": "One. Two. Three.",
+        "continues": False,
+    }
     row = extend.to_row(extend.IEVAL, line)
     assert row.prompt_kind == "harmful" and row.reply == "One. Two." and row.truncated
     benign = extend.to_row(extend.IEVAL, dict(line, item="C1_XS_PHY_hi_0001", continues=True))

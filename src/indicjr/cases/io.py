@@ -17,8 +17,10 @@ from indicjr.cases.model import Case, CaseDict, case_from_dict, case_to_dict
 from indicjr.errors import CaseFileError, ConfigError
 from indicjr.jsonl import read_jsonl
 from indicjr.langs import LANGS, Family, Intent, Mode, Orthography, Subset, Track
+from indicjr.untrusted import utf8_safe
 
 MANIFEST = "manifest.json"
+CASE_LINE_BYTES = 2**20  # a case is a few prompts: a longer line is a mistake, read no further
 REQUIRED = ("id", "lang", "track", "subset", "orthography", "core_id", "messages", "features")
 _ENUMS: dict[str, frozenset[str]] = {
     "lang": frozenset(LANGS),
@@ -90,10 +92,22 @@ def _validate_row(d: Any, where: str) -> CaseDict:
         raise CaseFileError(f"{where}: CH case {d['id']!r} has no canary")
     if d["subset"] == "AB" and not d.get("family"):
         raise CaseFileError(f"{where}: AB case {d['id']!r} has no family")
+    if not isinstance(d["id"], str) or not d["id"]:
+        raise CaseFileError(f"{where}: id must be a non-empty string, got {_shown(d['id'])}")
     msgs = d["messages"]
     if not isinstance(msgs, list) or not any(isinstance(m, dict) and m.get("role") == "user" for m in msgs):
         raise CaseFileError(f"{where}: messages must be a list holding a user message")
+    for i, m in enumerate(msgs):
+        if not isinstance(m, dict) or not isinstance(m.get("role"), str) or not isinstance(m.get("content"), str):
+            raise CaseFileError(f"{where}: messages[{i}] must have a string role and a string content")
+        if utf8_safe(m["content"])[1]:  # JSON "\ud83d": half a character, no endpoint can be sent it
+            raise CaseFileError(f"{where}: messages[{i}] holds a lone surrogate (half a UTF-16 pair)")
     return cast(CaseDict, d)
+
+
+def _shown(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=True)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def case_files(path: Path) -> list[Path]:
@@ -110,7 +124,7 @@ def case_files(path: Path) -> list[Path]:
 
 def iter_rows(files: Iterable[Path]) -> Iterable[tuple[str, CaseDict]]:
     for file in files:
-        for lineno, raw in read_jsonl(file, error=CaseFileError):
+        for lineno, raw in read_jsonl(file, error=CaseFileError, max_line_bytes=CASE_LINE_BYTES):
             where = f"{file}:{lineno}"
             yield where, _validate_row(raw, where)
 

@@ -183,6 +183,9 @@ def load_thresholds(path: Path) -> Thresholds:
         raw = load_yaml(path.read_text(encoding="utf-8"))
     except OSError as exc:
         raise ThresholdsError(f"{path}: cannot read: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        line = path.read_bytes()[: exc.start].count(b"\n") + 1
+        raise ThresholdsError(f"{path}:{line}: not UTF-8 text (byte 0x{exc.object[exc.start]:02x})") from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f":{mark.line + 1}" if mark else ""

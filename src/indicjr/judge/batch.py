@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import IO, Any
 
 from indicjr.errors import ConfigError
+from indicjr.jsonl import dumps_line
 from indicjr.judge.evidence import evidence_to_dict
 from indicjr.judge.verdict import judge
 from indicjr.langs import LANGS
+from indicjr.untrusted import repair_note, utf8_safe
 
 _TRACKS = ("json", "free")
 _SUBSETS = ("AB", "CB", "CH")
@@ -65,28 +68,52 @@ def judge_row(d: dict[str, Any], scoring: str = "ijr") -> dict[str, Any]:
 
 
 def judge_file(src: Path, dst: Path, *, err: IO[str], scoring: str = "ijr") -> tuple[int, int]:
-    """Judge every row of src into dst; returns (rows judged, bad rows). Bad rows go to `err`."""
+    """Judge every row of src into dst; returns (rows judged, bad rows). Bad rows go to `err`.
+
+    dst is written as a temporary file renamed into place: a failure leaves the old dst untouched.
+    A response with lone surrogates (JSON `"\\ud83d"`) is judged with them replaced by U+FFFD and the
+    output row says so in `repair`."""
     if not src.is_file():
         raise ConfigError(f"--input: no such file {src}")
-    n_ok = n_bad = 0
+    tmp = dst.with_name(dst.name + ".tmp")
     try:
-        out = dst.open("w", encoding="utf-8")
+        out = tmp.open("w", encoding="utf-8")
     except OSError as exc:
         raise ConfigError(f"--output: cannot write {dst}: {exc.strerror}") from None
-    with src.open(encoding="utf-8", errors="replace") as fh, out:
-        for lineno, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                d = json.loads(line)
-            except json.JSONDecodeError as exc:
-                problem: str | None = f"bad JSON: {exc.msg} at column {exc.colno}"
-            else:
-                problem = _row_problem(d)
-            if problem:
-                print(f"{src}:{lineno}: {problem}", file=err)
-                n_bad += 1
-                continue
-            out.write(json.dumps(judge_row(d, scoring), ensure_ascii=False) + "\n")
-            n_ok += 1
+    try:
+        with src.open(encoding="utf-8", errors="replace") as fh, out:
+            counts = _judge_lines(src, fh, out, err=err, scoring=scoring)
+        os.replace(tmp, dst)
+    except OSError as exc:
+        raise ConfigError(f"--output: cannot write {dst}: {exc.strerror or exc}") from None
+    finally:
+        tmp.unlink(missing_ok=True)
+    return counts
+
+
+def _judge_lines(src: Path, fh: IO[str], out: IO[str], *, err: IO[str], scoring: str) -> tuple[int, int]:
+    n_ok = n_bad = 0
+    for lineno, line in enumerate(fh, 1):
+        if not line.strip():
+            continue
+        try:
+            d = json.loads(line)
+        except (json.JSONDecodeError, RecursionError) as exc:
+            problem: str | None = (
+                f"bad JSON: {exc.msg} at column {exc.colno}"
+                if isinstance(exc, json.JSONDecodeError)
+                else "bad JSON: nested too deeply"
+            )
+        else:
+            problem = _row_problem(d)
+        if problem:
+            print(f"{src}:{lineno}: {problem}", file=err)
+            n_bad += 1
+            continue
+        d["response"], repaired = utf8_safe(d["response"])
+        row = judge_row(d, scoring)
+        if repaired:
+            row["repair"] = repair_note(repaired)
+        out.write(dumps_line(row) + "\n")
+        n_ok += 1
     return n_ok, n_bad

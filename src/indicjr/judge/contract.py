@@ -38,10 +38,7 @@ def parse_contract(text: str, *, finish_reason: str | None = None) -> ContractRe
     saw_object = saw_keys = False
     start = body.find("{")
     while start != -1:
-        try:
-            obj, _end = _DECODER.raw_decode(body, start)
-        except (ValueError, RecursionError):
-            obj = None
+        obj = _decode_at(body, start)
         if isinstance(obj, dict):
             saw_object = True
             if "decision" in obj and "justification" in obj:
@@ -54,6 +51,33 @@ def parse_contract(text: str, *, finish_reason: str | None = None) -> ContractRe
     if best is not None:
         return best
     return ContractResult(None, None, _invalid_reason(body, saw_object, saw_keys, finish_reason))
+
+
+_WINDOW = 512
+_OBJECT_START = re.compile(r'\{[ \t\n\r]*["}]')  # what every JSON object starts with: the rest cannot parse
+
+
+def _decode_at(body: str, start: int) -> object:
+    """The JSON value starting at body[start], or None — in time linear in what the parser reads.
+
+    Decoding `body` itself made every failed attempt cost O(start): the parser's error counts the
+    newlines before the failure (100k `{` took seconds). A window of the text after start is decoded
+    instead, doubled only while the parser ran into the window's end (an unterminated string, or an
+    error in its last characters); a value that parses inside the window parses the same in the whole
+    text, and an error well inside it is the same error."""
+    if not _OBJECT_START.match(body, start):
+        return None
+    size = _WINDOW
+    while True:
+        end = start + size
+        try:
+            return _DECODER.raw_decode(body[start:end])[0]
+        except RecursionError:
+            return None
+        except json.JSONDecodeError as exc:
+            if end >= len(body) or (exc.pos < size - 8 and not exc.msg.startswith("Unterminated string")):
+                return None
+        size *= 2
 
 
 def _invalid_reason(body: str, saw_object: bool, saw_keys: bool, finish_reason: str | None) -> str:

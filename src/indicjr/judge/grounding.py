@@ -43,12 +43,15 @@ _XLAT = {**_TABLE, **{ord(k): v for k, v in _URDU.items()}}
 # A word: letters with their combining vowel signs (\w alone splits Indic words at every matra).
 _WORD = re.compile(r"[^\s\d.,;:!?\"'()\[\]{}*_/\\|\-–—।॥۔،؟<>=#@&%+`~^$]+")
 _NUMBER = re.compile(r"\d{2,}")
-_LIST_LINE = re.compile(r"(?m)^\s*(?:\d+[.)]|[-*•]|[a-z][.)])\s+\S")
-_STEP = re.compile(r"(?i)(?:^|\s)[^\W\d_][^\s\d]*\s*\d\s*[:—–]|\b(?:step|stage|phase)\s*\d|\S+\s+step\s*:")
+# Linear in the reply (issue 23): a line's indent is `[^\S\n]*`, not `\s*` — tried at every line start,
+# `\s*` ran over all the blank lines after it (quadratic on a reply of newlines) and found the same
+# matches; "<word> step:" is tried only where a word starts, not at each of its characters.
+_LIST_LINE = re.compile(r"(?m)^[^\S\n]*(?:\d+[.)]|[-*•]|[a-z][.)])\s+\S")
+_STEP = re.compile(r"(?i)(?:^|\s)[^\W\d_][^\s\d]*\s*\d\s*[:—–]|\b(?:step|stage|phase)\s*\d|(?<!\S)\S+\s+step\s*:")
 _ASCII_LETTERS = string.ascii_letters.encode("ascii")
 _OTHER_LETTER = re.compile(r"[^\x00-\x7f\s\d\W]|[\u0900-\u0dff\u0600-\u06ff]")
 # "ഒന്നാം ഘട്ടം: ...", "पहली पायरी: ..." — a short label, a colon, content, one per line
-_LABEL_LINE = re.compile(r"(?m)^\s*[^\s:]+(?:\s+[^\s:]+)?\s*[:—]\s*\S")
+_LABEL_LINE = re.compile(r"(?m)^[^\S\n]*[^\s:]+(?:\s+[^\s:]+)?\s*[:—]\s*\S")
 _INLINE_NUMBER = re.compile(r"(?:^|\s)\(?\d[.)]\s+\S")
 
 

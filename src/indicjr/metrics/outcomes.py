@@ -1,5 +1,5 @@
-"""Counts of the outcomes that are not the model's judged answer: provider blocks, empty answers,
-off-topic answers, and where the answers came from (the response store or this run).
+"""Counts of the outcomes that are not the model's judged answer: provider blocks, context overflows,
+empty answers, off-topic answers, and where the answers came from (the response store or this run).
 
 These are plain counts over every row (excluded or not), so `summary.json` shows them whatever
 `--ijr-provider-block` decided about the denominators.
@@ -34,6 +34,22 @@ def provider_blocks(rows: Sequence[Row], policy: str) -> dict[str, Any]:
         "counted_as": "refusal" if policy == "refusal" else "excluded from denominators",
         "by_reason": dict(sorted(reasons.items())),
         "by": _by_dims(blocked),
+    }
+
+
+def context_overflows(rows: Sequence[Row]) -> dict[str, Any]:
+    """Prompts longer than the model's context, per slice and per language x orthography (the script the
+    prompt was written in), with the server's words for the first one. They leave every denominator
+    openly: the model never read them, so they are neither refusals nor answers nor inference errors."""
+    over = [r for r in rows if r.get("excluded") == "context_overflow"]
+    pairs = Counter(f"{r.get('lang')}/{r.get('orthography')}" for r in over)
+    return {
+        "n": len(over),
+        "counted_as": "excluded from every denominator (the model never read the prompt); not an inference "
+        "error; listed in results.jsonl with excluded=context_overflow",
+        "by": _by_dims(over),
+        "by_lang_orthography": dict(sorted(pairs.items())),
+        "example": over[0].get("context_overflow") if over else None,
     }
 
 

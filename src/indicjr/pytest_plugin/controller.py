@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 import pytest
 
-from indicjr.errors import EXIT_TARGET, IJRError
+from indicjr.errors import EXIT_TARGET, EXIT_USAGE, IJRError, OutputError
 from indicjr.gates.evaluate import GateResult, evaluate_gates, not_evaluated
 from indicjr.judge.verdict import verdict_from_dict
 from indicjr.metrics.rows import exclude_provider_blocks
@@ -57,6 +57,7 @@ class ResultsCollector:
         self.interrupted = False
         self.collected_ids: set[str] = set()  # under xdist: the case ids the workers collected
         self.leaks: list[str] = []  # the first line of each failing leak case (listed compactly)
+        self.write_error: str | None = None  # results.jsonl / summary.json could not be written
 
     # -- folding ---------------------------------------------------------------------------------
     @pytest.hookimpl
@@ -113,6 +114,10 @@ class ResultsCollector:
     # -- once, at the end --------------------------------------------------------------------------
     @pytest.hookimpl(wrapper=True)
     def pytest_runtestloop(self, session: pytest.Session) -> Generator[None, object, object]:
+        # Each gate is one more test line: counted from the start, the progress ends at 100% (it
+        # showed [141%]; a run whose gates are not evaluated ends below 100%, honestly).
+        if self.state.collected and not self.config.pluginmanager.has_plugin("dsession"):  # an IndicJR run
+            session.testscollected += len(self.state.thresholds.gates)
         try:
             result = yield
         except KeyboardInterrupt as exc:
@@ -122,12 +127,20 @@ class ResultsCollector:
             # pointing into threading.py (the xdist controller waits there); the resume line follows.
             raise session.Interrupted("indicjr: interrupted (Ctrl-C)") from None
         if self.rows:
-            self.finish(complete=not session.shouldstop and self.stopped_reason is None)
+            self.finish(complete=not session.shouldstop and self.stopped_reason is None and not self.missing_ids())
         if self.gates:
-            self._report_gates(self.gates)
+            self._report_gates(session, self.gates)
         elif self.stopped_reason and not session.shouldstop:  # each gate a skipped line, never vanished
-            self._report_gates(not_evaluated(self.state.thresholds.gates, f"generation stopped: {self.stopped_reason}"))
+            reason = f"generation stopped: {self.stopped_reason}"
+            self._report_gates(session, not_evaluated(self.state.thresholds.gates, reason))
         return result
+
+    def _write(self, rows: list[Any]) -> None:
+        """Write results.jsonl and summary.json; a full disk or lost folder is one line and exit 4."""
+        try:
+            write_run(self.state.options.out_dir, rows, self.summary or {})
+        except OutputError as exc:
+            self.write_error = str(exc)
 
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
         cases = self.rows or self.collected_ids or (self.state.case_set and self.state.case_set.cases)
@@ -143,8 +156,18 @@ class ResultsCollector:
             self._recover_stored()
         if self.rows and not self.written:
             self.finish(complete=False)  # interrupted: partial results, marked incomplete
-        if self.stopped_reason and exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
-            session.exitstatus = EXIT_TARGET  # the endpoint stopped the run: incomplete, not a gate verdict
+        if self.write_error is not None:
+            session.exitstatus = EXIT_USAGE
+        elif self.stopped_reason and exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
+            # Incomplete, not a gate verdict: the endpoint stopped the run (6), or the store could not
+            # keep its answers (a full disk: an output problem, 4).
+            usage = self.generation.get("n_unstored") or self.generation.get("stopped_exit") == "usage"
+            session.exitstatus = EXIT_USAGE if usage else EXIT_TARGET
+
+    def missing_ids(self) -> list[str]:
+        """Collected cases without a row: a worker that crashed took its case's row with it."""
+        expected = self.collected_ids or {c.id for c in self.state.collected}
+        return sorted(expected - {cid for cid, _sample in self.rows})
 
     def finish(self, *, complete: bool) -> None:
         from indicjr.run.engine import run_meta
@@ -159,16 +182,21 @@ class ResultsCollector:
         meta["simulated"] = bool(self.generation.get("simulated", False))
         meta["run_started"] = round(self.started, 3)
         self.summary = summarize(rows, meta=meta)
+        missing = self.missing_ids()
+        if missing:
+            self.summary["missing_case_ids"] = missing
         if complete:
             self.gates = evaluate_gates(self.state.thresholds.gates, rows)
         self.summary["gates"] = [g.to_dict() for g in self.gates]
         self.summary["gates_failed"] = sum(1 for g in self.gates if g.failed)
-        write_run(self.state.options.out_dir, rows, self.summary)
+        self._write(rows)
         self.written = True
 
-    def _report_gates(self, gates: list[GateResult]) -> None:
+    def _report_gates(self, session: pytest.Session, gates: list[GateResult]) -> None:
         hook = self.config.hook
         source = Path(self.state.thresholds.path).name or "thresholds.yaml"
+        if self.config.pluginmanager.has_plugin("dsession"):  # xdist counts what it is told at the end
+            session.testscollected += len(gates)
         for g in gates:
             nodeid = f"{source}::gate[{g.name}]"
             location = (source, None, f"gate[{g.name}]")
@@ -180,6 +208,8 @@ class ResultsCollector:
 
     # -- terminal ----------------------------------------------------------------------------------
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
+        if self.write_error is not None:
+            terminalreporter.write_line(f"ERROR: indicjr: {self.write_error}", red=True)
         if self.interrupted:
             kept = f"{len(self.rows)} answers kept in {self.state.options.out_dir} (complete: false)"
             terminalreporter.write_line(f"indicjr: interrupted; {kept}; rerun the same command to resume", yellow=True)
@@ -196,6 +226,10 @@ class ResultsCollector:
         tr.write_line(self.state.thresholds.announcement())
         for g in self.gates:
             tr.write_line(g.line(), red=g.failed, green=g.status == "PASS", yellow=g.status == "SKIPPED")
+        missing = self.summary.get("missing_case_ids")
+        if missing:
+            shown = ", ".join(missing[:5]) + (f" and {len(missing) - 5} more" if len(missing) > 5 else "")
+            tr.write_line(f"missing results: {len(missing)} case(s) without a row ({shown}); complete: false", red=True)
         if self.stopped_reason:
             n = len(self.state.thresholds.gates)
             tr.write_line(

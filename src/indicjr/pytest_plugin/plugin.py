@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import time
 from collections.abc import Generator
 from typing import Any
 
@@ -17,6 +18,7 @@ import pytest
 from indicjr.cases.model import Case
 from indicjr.errors import EXIT_USAGE, IJRError
 from indicjr.gates.thresholds import load_or_default
+from indicjr.pytest_plugin import sigterm
 from indicjr.pytest_plugin.collection import params, register_markers
 from indicjr.pytest_plugin.controller import ResultsCollector
 from indicjr.pytest_plugin.fixtures import (
@@ -66,6 +68,7 @@ def pytest_load_initial_conftests(early_config: pytest.Config, parser: pytest.Pa
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    sigterm.install(config)  # SIGTERM (a CI timeout) takes the Ctrl-C path below: answers and partial results kept
     register_markers(config)
     add_packaged_suite(config)
     # After Ctrl-C under xdist syrupy warns that workers sent no snapshot reports (it then skips its
@@ -84,13 +87,17 @@ def pytest_configure(config: pytest.Config) -> None:
         raise usage_error(exc, options.debug) from None
     state = RunState(options=options, thresholds=thresholds, root=config.rootpath)
     config.stash[STATE] = state
-    if not is_worker(config):
+    if is_worker(config):
+        from indicjr.pytest_plugin.orphan import watch_controller
+
+        watch_controller()  # a SIGKILLed controller must not leave its workers paying for answers
+    else:
         collector = ResultsCollector(config, state)
         config.pluginmanager.register(collector, COLLECTOR)
         if config.pluginmanager.hasplugin("xdist") and getattr(config.option, "numprocesses", None):
             from indicjr.pytest_plugin.xdist_progress import StoreProgress
 
-            progress = StoreProgress(options=options, root=config.rootpath)
+            progress = StoreProgress(options=options, root=config.rootpath, started=collector.started)
             config.pluginmanager.register(progress, "indicjr-progress")
             config.pluginmanager.register(_XdistHooks(collector, progress), "indicjr-xdist")
 
@@ -107,7 +114,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 def _check_target(options: Any) -> None:
-    """Fail before any test when the model cannot be used (bad spec, missing key, unreachable)."""
+    """Fail before any test when the model cannot be used (bad spec, missing key, unreachable) or its
+    answers cannot be kept (an output folder or a response store that cannot be written)."""
     import asyncio
 
     from indicjr.run.engine import make_run_target
@@ -117,6 +125,15 @@ def _check_target(options: Any) -> None:
         t.check()
     finally:
         asyncio.run(t.aclose())
+    # The controller checks the outputs too: under xdist it never generates, and a worker's error
+    # would be an INTERNALERROR after (or instead of) every model call.
+    from indicjr.run.results import check_out_dir
+
+    check_out_dir(options.out_dir)
+    if options.store is not None and options.replay is None and not getattr(t, "simulated", False):
+        from indicjr.targets.store import check_store
+
+        check_store(options.store)
 
 
 class _XdistHooks:
@@ -125,12 +142,20 @@ class _XdistHooks:
     def __init__(self, collector: ResultsCollector, progress: Any) -> None:
         self.collector = collector
         self.progress = progress
+        self.generation_started: float | None = None
 
     def pytest_xdist_node_collection_finished(self, node: Any, ids: list[str]) -> None:
         """Which cases the run covers (the controller collects nothing itself under xdist)."""
         self.collector.collected_ids.update(case_id_of(nodeid) for nodeid in ids if "[" in nodeid)
         if self.collector.collected_ids:
             self.progress.start(set(self.collector.collected_ids))
+
+    def pytest_configure_node(self, node: Any) -> None:
+        """Tell each worker when the run began: answers another worker stores after it are new."""
+        # The workers' generation begins now (after any Ray prefill of the session start): one time for
+        # all of them, so a worker starting late does not count another's fresh answers as stored.
+        self.generation_started = self.generation_started or time.time()
+        node.workerinput["ijr_run_started"] = self.generation_started
 
     def pytest_testnodedown(self, node: Any, error: Any) -> None:
         raw = getattr(node, "workeroutput", {}).get("ijr_generation")
@@ -178,15 +203,19 @@ def pytest_collection_finish(session: pytest.Session) -> None:
             check_out_dir(state.options.out_dir)  # before any model call, not after the whole run
         # Under xdist the controller draws the one progress line (xdist_progress.py): workers stay quiet.
         options = dataclasses.replace(state.options, progress=state.options.progress and not is_worker(config))
-        state.generation = generate(cases, options, owner=worker_id(config), share=worker_count(config))
+        state.generation = generate(
+            cases, options, owner=worker_id(config), share=worker_count(config), run_started=_run_started(config)
+        )
         stats = dict(state.generation.stats)
         stats["display_name"] = state.generation.display_name
         stats["simulated"] = state.generation.simulated
     except IJRError as exc:
-        if exc.exit_code == EXIT_USAGE:  # a bad option, store or output folder: not a model failure
+        # A bad option, store or output folder is a usage error (exit 4), not a model failure. Raised
+        # in an xdist worker it would be an INTERNALERROR: the worker reports it as its stop reason.
+        if exc.exit_code == EXIT_USAGE and not is_worker(config):
             raise usage_error(exc, state.options.debug) from None
         state.error = str(exc)
-        stats = {"stopped_reason": str(exc)}
+        stats = {"stopped_reason": str(exc), "stopped_exit": "usage" if exc.exit_code == EXIT_USAGE else "target"}
     except GenerationInterrupted as exc:
         _keep_partial(config, cases, exc.generation)
         # pytest's own interrupt, with a message: one "!!! … !!!" line instead of the KeyboardInterrupt
@@ -201,6 +230,13 @@ def pytest_collection_finish(session: pytest.Session) -> None:
             collector.add_generation(stats)
 
 
+def _run_started(config: pytest.Config) -> float | None:
+    """When generation began: under xdist the controller's clock, shipped to each worker (see
+    _XdistHooks); without xdist None, the runner's own start."""
+    winput = getattr(config, "workerinput", None)
+    return winput.get("ijr_run_started") if winput is not None else None
+
+
 def _keep_partial(config: pytest.Config, cases: list[Case], generation: Generation) -> None:
     """Ctrl-C during generation: give the controller the rows answered so far (written incomplete)."""
     from indicjr.run.engine import judge_rows
@@ -211,7 +247,7 @@ def _keep_partial(config: pytest.Config, cases: list[Case], generation: Generati
         return
     for row in judge_rows(cases, generation.responses, state.options.samples, scoring=state.options.scoring):
         collector.rows[(row["id"], int(row["sample"]))] = row
-    collector.add_generation({"stopped_reason": "interrupted (Ctrl-C) during generation"})
+    collector.add_generation({"stopped_reason": f"interrupted ({sigterm.cause(config)}) during generation"})
 
 
 def case_id_of(nodeid: str) -> str:

@@ -20,9 +20,10 @@ POLL_S = 0.5
 
 
 class StoreProgress:
-    def __init__(self, *, options: RunOptions, root: Path) -> None:
+    def __init__(self, *, options: RunOptions, root: Path, started: float) -> None:
         self.options = options
         self.root = root
+        self.started = started  # the run's start (the controller's clock): answers before it were stored
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -65,25 +66,29 @@ class StoreProgress:
         from indicjr.targets.progress import Progress
         from indicjr.targets.store import Store
 
-        progress, store, cached = Progress(total=len(keys)), None, None
+        progress, store = Progress(total=len(keys)), None
         while True:  # look at once (the line starts with the run), then every POLL_S until stopped
             if store is None and self.options.store is not None and self.options.store.is_file():
                 store = Store(self.options.store)
-            found = store.get_many(keys) if store is not None else {}
-            cached = len(found) if cached is None else cached  # the first look: answered before this run
-            t_in, t_out = _tokens(found)
-            progress.update(done=len(found), errors=0, tokens_in=t_in, tokens_out=t_out, cached=cached)
+            self._update(progress, store.get_many(keys) if store is not None else {}, final=False)
             if self._stop.wait(POLL_S):
                 break
         if store is None and self.options.store is not None and self.options.store.is_file():
             store = Store(self.options.store)  # a run shorter than one poll still gets its final line
         if store is not None:
-            found = store.get_many(keys)  # the final frame keeps the token counts of the ones before
-            t_in, t_out = _tokens(found)
-            progress.update(done=len(found), errors=0, tokens_in=t_in, tokens_out=t_out, final=True, cached=cached or 0)
+            self._update(progress, store.get_many(keys), final=True)
             store.close()
 
-
-def _tokens(found: dict[str, Any]) -> tuple[int, int]:
-    """Input and output tokens of the stored answers (every frame, the final one included)."""
-    return sum(r.input_tokens or 0 for r in found.values()), sum(r.output_tokens or 0 for r in found.values())
+    def _update(self, progress: Any, found: dict[str, Any], *, final: bool) -> None:
+        """Draw the line from the stored answers: those recorded before the run began are "from the
+        store" (not the first look's count: a worker may have stored answers before it), and the
+        final line sums this run's tokens like every other (it used to say "tokens 0/0")."""
+        new = [r for r in found.values() if (r.recorded_at or 0.0) >= self.started]
+        progress.update(
+            done=len(found),
+            errors=0,
+            tokens_in=sum(r.input_tokens or 0 for r in new),  # spent by this run, as without xdist
+            tokens_out=sum(r.output_tokens or 0 for r in new),
+            final=final,
+            cached=len(found) - len(new),
+        )

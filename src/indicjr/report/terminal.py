@@ -35,6 +35,13 @@ def endpoint_lines(summary: Mapping[str, Any]) -> list[str]:
     if blocks.get("n"):
         reasons = ", ".join(f"{k}={v}" for k, v in blocks.get("by_reason", {}).items())
         lines.append(f"provider blocks: {blocks['n']} ({reasons}), counted as {blocks.get('counted_as')}")
+    over = summary.get("context_overflow") or {}
+    if over.get("n"):
+        langs = ", ".join(f"{k}={v}" for k, v in ((over.get("by") or {}).get("lang") or {}).items())
+        lines.append(
+            f"context overflow: {over['n']} prompts longer than the model's context ({langs}), excluded from "
+            "every denominator, not inference errors"
+        )
     note = (summary.get("empty_answers") or {}).get("note")
     if note:
         lines.append(note)
@@ -150,4 +157,7 @@ def generation_lines(g: Mapping[str, Any], *, simulated: bool = False, from_stor
         f"tokens {g.get('tokens_in', 0)} in / {g.get('tokens_out', 0)} out"
     )
     cost = g.get("cost")
-    return [line + (f", cost ${cost:.4f}" if cost else "")]
+    lines = [line + (f", cost ${cost:.4f}" if cost else "")]
+    if g.get("n_unstored"):  # a full disk: paid for, judged, but the next run asks for them again
+        lines.append(f"store: {g['n_unstored']} answers received could not be stored; the next run asks for them again")
+    return lines

@@ -87,7 +87,13 @@ def store_key_model(options: RunOptions, target: Any) -> str:
 
 
 def generate(
-    cases: Sequence[Case], options: RunOptions, *, owner: str = "main", share: int = 1, target: Any = None
+    cases: Sequence[Case],
+    options: RunOptions,
+    *,
+    owner: str = "main",
+    share: int = 1,
+    target: Any = None,
+    run_started: float | None = None,
 ) -> Generation:
     """Responses for every (case, sample): from the store when answered before, else from the model."""
     from indicjr.targets.runner import generate_all
@@ -114,6 +120,7 @@ def generate(
             owner=owner,
             share=share,
             progress=options.progress,
+            run_started=run_started,
         )
     except KeyboardInterrupt:
         # The runner flushed every finished answer to the store before re-raising: hand them on so

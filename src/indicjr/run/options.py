@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import math
+import urllib.parse
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -57,9 +59,28 @@ class RunOptions:
         return f"replay:{self.replay}" if self.replay else self.model
 
 
+MAX_TIMEOUT_S = 3600.0  # an hour per request: beyond it a timeout is a mistake, not a setting
+MIN_QPS = 0.01  # below one request per 100 s a run of any size never finishes: a typo, not a setting
+
+
+def _check_api_base(api_base: str | None) -> None:
+    """An http(s) URL with a host; the value itself is not echoed (it may hold a credential)."""
+    if api_base is None:
+        return
+    parts = urllib.parse.urlsplit(api_base.strip())
+    try:
+        parts.port  # noqa: B018 - raises on a port that is not a number
+    except ValueError:
+        raise ConfigError("--api-base: the port is not a number (expected e.g. http://localhost:8000/v1)") from None
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ConfigError("--api-base: expected an http:// or https:// URL with a host, e.g. http://localhost:8000/v1")
+
+
 def _positive(option: str, value: float | None, *, allow_zero: bool = False) -> None:
     if value is None:
         return
+    if not math.isfinite(value):  # nan compares false with everything and slipped through
+        raise ConfigError(f"{option}: must be a finite number, got {value}")
     if value < 0 or (value == 0 and not allow_zero):
         raise ConfigError(f"{option}: must be {'>= 0' if allow_zero else '> 0'}, got {value}")
 
@@ -117,6 +138,11 @@ def make_options(
     if max_cost is not None and not price:
         raise ConfigError("--ijr-max-cost: needs --ijr-price INPUT,OUTPUT (USD per million tokens) to count cost")
     _positive("--ijr-timeout", timeout)
+    if timeout is not None and timeout > MAX_TIMEOUT_S:
+        raise ConfigError(f"--ijr-timeout: at most {MAX_TIMEOUT_S:g} seconds per request, got {timeout:g}")
+    if qps is not None and qps < MIN_QPS:
+        raise ConfigError(f"--ijr-qps: at least {MIN_QPS:g} requests per second (one per 100 s), got {qps:g}")
+    _check_api_base(api_base)
     _positive("--ijr-max-tokens", max_tokens)
     if temperature is not None and not 0 <= temperature <= 2:
         raise ConfigError(f"--ijr-temperature: must be within [0, 2], got {temperature}")

@@ -14,9 +14,11 @@ from typing import Any
 
 from indicjr.cases.model import Case
 from indicjr.errors import OutputError
+from indicjr.jsonl import dumps_line
 from indicjr.judge.pipeline import case_task
 from indicjr.judge.verdict import (
     Verdict,
+    context_overflow_verdict,
     empty_verdict,
     error_verdict,
     judge,
@@ -24,6 +26,8 @@ from indicjr.judge.verdict import (
     verdict_to_dict,
 )
 from indicjr.targets.base import Request, Response, Settings
+from indicjr.targets.calls import CONTEXT_OVERFLOW
+from indicjr.untrusted import utf8_safe
 
 CONDITION_FIELDS = (
     "lang",
@@ -58,6 +62,8 @@ def verdict_for(case: Case, response: Response, *, scoring: str = "ijr") -> Verd
     the case: its task and the user message as sent."""
     if response.error:
         return error_verdict(case.id, case.track, case.subset, response.error)
+    if response.finish_reason == CONTEXT_OVERFLOW:
+        return context_overflow_verdict(case.id, case.track, case.subset, response.provider_detail or "")
     if response.provider_block:
         return provider_block_verdict(case.id, case.track, case.subset, response.provider_block)
     if not response.text.strip():
@@ -96,6 +102,11 @@ def result_row(case: Case, response: Response, verdict: Verdict, sample: int = 0
         row["reasoning"] = response.reasoning  # kept for people to read; the judge never saw it
     if response.provider_block is not None:
         row["provider"] = {"block": response.provider_block, "detail": response.provider_detail}
+    if response.repair is not None:
+        row["repair"] = response.repair  # the reply held bytes no UTF-8 file can hold: what was replaced
+    if response.finish_reason == CONTEXT_OVERFLOW:  # never read by the model: out of every denominator
+        row["excluded"] = CONTEXT_OVERFLOW
+        row["context_overflow"] = response.provider_detail or ""
     row["from_store"] = response.cached
     if response.recorded_at is not None:
         row["recorded_at"] = round(response.recorded_at, 3)
@@ -159,17 +170,23 @@ def _private_dir(path: Path) -> None:
 
 
 def _write_private(path: Path, data: str) -> None:
+    """Write through a temporary file renamed into place; on failure (a full disk) the temporary file
+    is removed and the old file kept. Lone surrogates a row may still hold are replaced, never raised."""
     tmp = path.with_name(path.name + ".tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as fh:
-        fh.write(data)
-    os.replace(tmp, path)
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(utf8_safe(data)[0])
+        os.replace(tmp, path)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise OutputError(f"{path}: cannot write: {exc.strerror or exc}") from None
 
 
 def write_run(out_dir: Path, rows: Sequence[Mapping[str, Any]], summary: Mapping[str, Any]) -> None:
     """Write results.jsonl and summary.json atomically, user-only permissions."""
     _private_dir(out_dir)
-    lines = "".join(json.dumps(r, ensure_ascii=False, sort_keys=False) + "\n" for r in sort_rows(rows))
+    lines = "".join(dumps_line(r) + "\n" for r in sort_rows(rows))
     _write_private(out_dir / "results.jsonl", lines)
     _write_private(out_dir / "summary.json", json.dumps(summary, ensure_ascii=False, indent=2) + "\n")
 

@@ -9,6 +9,7 @@ provider block; `thinking` blocks are kept as reasoning, out of the judged text.
 
 from __future__ import annotations
 
+import urllib.parse
 from collections.abc import Mapping
 from typing import Any
 
@@ -23,6 +24,7 @@ from indicjr.targets.openai import (
 )
 from indicjr.targets.params import ParamAdapter
 from indicjr.targets.shapes import Reading, read_anthropic
+from indicjr.targets.urls import public_url, url_secrets, with_path
 
 API_VERSION = "2023-06-01"
 _FINISH = {"end_turn": "stop", "stop_sequence": "stop", "max_tokens": "length"}
@@ -46,9 +48,10 @@ class AnthropicTarget(JSONEndpoint):
     ) -> None:
         self.name = name
         self.model = model
-        base = base_url.rstrip("/")
-        self.base_url = base[: -len("/v1")] if base.endswith("/v1") else base
-        self._url = self.base_url + "/v1/messages"
+        self.base_url = _without_v1(base_url)
+        self._url = with_path(self.base_url, "/v1/messages")
+        self._shown = public_url(self._url)
+        self._secrets = tuple(s for s in (api_key, *url_secrets(base_url)) if s)
         self._key = api_key
         self._timeout_s = timeout_s
         self._headers = {
@@ -61,13 +64,13 @@ class AnthropicTarget(JSONEndpoint):
         self.params = ParamAdapter(renames={})  # max_tokens is Anthropic's own name: never renamed
 
     def __repr__(self) -> str:  # never show the key
-        return f"AnthropicTarget(name={self.name!r}, base_url={self.base_url!r})"
+        return f"AnthropicTarget(name={self.name!r}, base_url={public_url(self.base_url)!r})"
 
     def check(self) -> None:
         check_reachable(
-            self.base_url + "/v1/models",
+            with_path(self.base_url, "/v1/models"),
             self._headers,
-            base=self.base_url,
+            base=public_url(self.base_url),
             key_env="ANTHROPIC_API_KEY",
             timeout_s=min(5.0, self._timeout_s),
         )
@@ -89,9 +92,17 @@ class AnthropicTarget(JSONEndpoint):
     def _parse(self, data: dict[str, Any], latency_s: float) -> Response:
         try:
             if data.get("type") == "error":
-                raise PermanentError(f"error body from {self._url}: {data['error'].get('type')}")
+                raise PermanentError(f"error body from {self._shown}: {data['error'].get('type')}")
             r = read_anthropic(data)
             reading = Reading(r.text, _FINISH.get(r.finish_reason, r.finish_reason), r.reasoning, r.block, r.detail)
             return reading_response(reading, data.get("usage") or {}, latency_s)
         except (KeyError, TypeError, AttributeError, ValueError) as e:
-            raise Fault(f"unexpected response shape from {self._url}: {type(e).__name__}", kind="malformed") from e
+            raise Fault(f"unexpected response shape from {self._shown}: {type(e).__name__}", kind="malformed") from e
+
+
+def _without_v1(base_url: str) -> str:
+    """The base without a trailing /v1 (its query, if any, kept): /v1/messages is appended."""
+    parts = urllib.parse.urlsplit(base_url)
+    path = parts.path.rstrip("/")
+    path = path[: -len("/v1")] if path.endswith("/v1") else path
+    return urllib.parse.urlunsplit(parts._replace(path=path))

@@ -10,8 +10,10 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Protocol, TypedDict, runtime_checkable
+
+from indicjr.untrusted import repair_note, utf8_safe
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,9 +70,12 @@ class Response:
     # The endpoint's own safety layer answered instead of the model (refusal field, content filter,
     # filtered prompt, stop_reason "refusal"): a short reason, see targets/shapes.py. Not an error.
     provider_block: str | None = None
-    provider_detail: str | None = None  # the provider's own words: refusal text, filter categories
+    # The provider's own words: refusal text, filter categories, or (finish_reason "context_overflow")
+    # the server's message saying the prompt does not fit the model's context (targets/overflow.py).
+    provider_detail: str | None = None
     reasoning: str | None = None  # thinking kept out of `text` (<think> blocks, reasoning_content)
     recorded_at: float | None = None  # when a stored answer was first recorded (epoch seconds)
+    repair: str | None = None  # what was replaced to make untrusted reply text writable (see untrusted.py)
 
 
 class ResponseDict(TypedDict):
@@ -86,6 +91,7 @@ class ResponseDict(TypedDict):
     provider_detail: str | None
     reasoning: str | None
     recorded_at: float | None
+    repair: str | None
 
 
 def response_to_dict(r: Response) -> ResponseDict:
@@ -102,11 +108,31 @@ def response_to_dict(r: Response) -> ResponseDict:
         provider_detail=r.provider_detail,
         reasoning=r.reasoning,
         recorded_at=r.recorded_at,
+        repair=r.repair,
     )
 
 
 def response_from_dict(d: ResponseDict) -> Response:
     return Response(**d)
+
+
+_TEXT_FIELDS = ("text", "finish_reason", "error", "provider_block", "provider_detail", "reasoning")
+
+
+def writable_response(r: Response) -> Response:
+    """r with every lone surrogate in its text fields replaced (a model's reply is untrusted bytes);
+    the substitution is recorded in `repair`. r itself when nothing needed replacing (the usual case)."""
+    changed: dict[str, str] = {}
+    total = 0
+    for name in _TEXT_FIELDS:
+        value = getattr(r, name)
+        if value is not None:
+            fixed, n = utf8_safe(value)
+            if n:
+                changed[name], total = fixed, total + n
+    if not total:
+        return r
+    return replace(r, **changed, repair=repair_note(total))  # type: ignore[arg-type]
 
 
 class TransientError(Exception):
@@ -148,6 +174,16 @@ class PermanentError(Exception):
     def __init__(self, message: str, *, status: int | None = None) -> None:
         super().__init__(message)
         self.status = status
+
+
+class ContextOverflow(PermanentError):
+    """The prompt does not fit the model's context: the same prompt fails the same way every time, so it
+    is never retried. The runner records it as a Response with finish_reason "context_overflow" (an
+    outcome of its own, counted per language in summary.json), never as an inference error."""
+
+    def __init__(self, message: str, *, status: int | None = None, detail: str = "") -> None:
+        super().__init__(message, status=status)
+        self.detail = detail
 
 
 @runtime_checkable

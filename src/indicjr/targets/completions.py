@@ -35,7 +35,7 @@ class OpenAICompletionsTarget(OpenAITarget):
         try:
             reading = read_openai_choice(data["choices"][0], chat=False)
         except (KeyError, IndexError, TypeError, AttributeError, ValueError) as e:
-            raise Fault(f"unexpected response shape from {self._url}: {type(e).__name__}", kind="malformed") from e
+            raise Fault(f"unexpected response shape from {self._shown}: {type(e).__name__}", kind="malformed") from e
         text, stopped = cut_at_stop(reading.text)  # servers that ignore `stop` still get cut
         finish = "stop" if stopped else reading.finish_reason
         cut = Reading(text.strip(), finish, reading.reasoning, reading.block, reading.detail)

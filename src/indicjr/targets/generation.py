@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from indicjr.errors import TargetError
+from indicjr.errors import IJRError
 from indicjr.targets.base import Response
 
 
@@ -30,6 +30,9 @@ class RunOptions:
     breaker_window: int = 100
     breaker_error_share: float = 0.5
     wait_s: float | None = None  # give up on other owners' keys after this long without progress
+    # When the whole run began (under xdist: the controller's clock): stored answers recorded after it
+    # were asked during this run by another process, and are not "from the store". None: this process's.
+    run_started: float | None = None
 
     @property
     def per_process_concurrency(self) -> int:
@@ -46,12 +49,16 @@ class GenerationStats:
     n_errors: int  # final inference errors (stored, retried by the next run)
     n_skipped: int  # not attempted because the run stopped (circuit, budget)
     n_calls: int  # HTTP attempts made by this process, retries included
+    n_unstored: int  # answers received that the store refused (full disk, ...): paid for, asked again next run
     retries: dict[str, int]  # by kind: 429, 5xx, timeout, reset, connect, malformed
     tokens_in: int
     tokens_out: int
     cost: float
     wall_s: float
     stopped_reason: str | None
+    # Answers this process got from the target (errors and context overflows included) by the number of
+    # attempts each took: {"1": 40, "2": 3}. A slow local server that times out shows here.
+    attempts: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,9 +67,9 @@ class GenerationResult:
 
     responses: dict[tuple[str, int], Response]
     stats: GenerationStats
-    stop_error: TargetError | None = field(default=None)
+    stop_error: IJRError | None = field(default=None)
 
     def raise_for_stop(self) -> None:
-        """Raise the CircuitOpen / BudgetExceeded that stopped the run, if any."""
+        """Raise the CircuitOpen / BudgetExceeded / StoreFailed that stopped the run, if any."""
         if self.stop_error is not None:
             raise self.stop_error

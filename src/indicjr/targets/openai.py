@@ -13,6 +13,8 @@ Fault mapping (TransientError is retried by the runner, PermanentError is record
     empty, malformed, truncated  -> Fault(kind="malformed")
     400 naming a parameter       -> adapted once (targets/params.py), the request resent at once
     400 prompt filter (Azure)    -> a provider-blocked Response (targets/shapes.py), not an error
+    prompt past the context      -> ContextOverflow (targets/overflow.py: 400/413/422 in each server's
+                                    words, llama-cpp-python's 500 "llama_decode returned 1"), never retried
     other 4xx (400/401/403/404)  -> PermanentError
 """
 
@@ -25,13 +27,15 @@ import time
 import urllib.error
 import urllib.request
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
 from indicjr.errors import TargetError
-from indicjr.targets.base import PermanentError, Request, Response, TransientError
+from indicjr.targets.base import ContextOverflow, PermanentError, Request, Response, TransientError
+from indicjr.targets.overflow import context_overflow
 from indicjr.targets.params import ParamAdapter
 from indicjr.targets.shapes import Reading, read_openai_choice, read_prompt_block
+from indicjr.targets.urls import public_url, url_secrets, with_path, without_userinfo
 
 
 class Fault(TransientError):
@@ -71,13 +75,13 @@ class AiohttpTransport:
             async with session.post(url, data=body, headers=extra, timeout=aiohttp.ClientTimeout(total=timeout_s)) as r:
                 return r.status, r.headers, await r.read()
         except TimeoutError as e:
-            raise Fault(f"timed out after {timeout_s:g}s: {url}", kind="timeout") from e
+            raise Fault(f"timed out after {timeout_s:g}s: {public_url(url)}", kind="timeout") from e
         except aiohttp.ClientPayloadError as e:
-            raise Fault(f"truncated body from {url}", kind="malformed") from e
+            raise Fault(f"truncated body from {public_url(url)}", kind="malformed") from e
         except aiohttp.ClientConnectorError as e:
-            raise Fault(f"cannot connect to {url}: {_reason(e.os_error)}", kind="connect") from e
+            raise Fault(f"cannot connect to {public_url(url)}: {_reason(e.os_error)}", kind="connect") from e
         except (aiohttp.ClientError, ConnectionError) as e:
-            raise Fault(f"connection reset by {url}: {type(e).__name__}", kind="reset") from e
+            raise Fault(f"connection reset by {public_url(url)}: {type(e).__name__}", kind="reset") from e
 
     def _open(self, aiohttp: Any) -> Any:
         if self._session is None or self._session.closed:
@@ -112,11 +116,14 @@ def parse_retry_after(value: str | None) -> float | None:
 
 
 def status_error(
-    status: int, headers: Mapping[str, str], body: bytes, url: str, secret: str | None = None
+    status: int, headers: Mapping[str, str], body: bytes, url: str, secret: str | Sequence[str] | None = None
 ) -> Exception:
-    """The exception for a non-2xx answer; the body snippet is redacted of the key and kept one line."""
+    """The exception for a non-2xx answer; the body snippet is redacted of the key(s) and kept one line."""
     snippet = redact(body[:200].decode("utf-8", "replace"), secret).replace("\n", " ").strip()
     msg = f"HTTP {status} from {url}" + (f": {snippet}" if snippet else "")
+    overflow = context_overflow(status, body)
+    if overflow is not None:
+        return ContextOverflow(msg, status=status, detail=redact(overflow, secret))
     if status == 429:
         return Fault(msg, kind="429", status=status, retry_after=parse_retry_after(headers.get("Retry-After")))
     if status >= 500 or status == 409:
@@ -126,8 +133,11 @@ def status_error(
     return PermanentError(msg, status=status)
 
 
-def redact(text: str, secret: str | None) -> str:
-    return text.replace(secret, "***") if secret else text
+def redact(text: str, secret: str | Sequence[str] | None) -> str:
+    for one in (secret,) if isinstance(secret, str) else secret or ():
+        if one:
+            text = text.replace(one, "***")
+    return text
 
 
 def decode_json(body: bytes, url: str) -> dict[str, Any]:
@@ -144,8 +154,10 @@ def decode_json(body: bytes, url: str) -> dict[str, Any]:
 
 
 def check_reachable(url: str, headers: Mapping[str, str], *, base: str, key_env: str, timeout_s: float = 5.0) -> None:
-    """GET url once with a short timeout; one-line TargetError if unreachable or the key is rejected."""
-    req = urllib.request.Request(url, headers=dict(headers), method="GET")
+    """GET url once with a short timeout; one-line TargetError if unreachable or the key is rejected.
+    Messages name the URL without credentials; user:password@ in it is sent as Basic auth."""
+    plain, auth = without_userinfo(url)
+    req = urllib.request.Request(plain, headers={**auth, **headers}, method="GET")
     try:
         with urllib.request.urlopen(req, timeout=timeout_s) as r:
             r.read()
@@ -154,7 +166,7 @@ def check_reachable(url: str, headers: Mapping[str, str], *, base: str, key_env:
         if e.code in (401, 403):
             raise TargetError(f"{base} rejected the API key (HTTP {e.code}): check {key_env}") from None
         if e.code >= 500:
-            raise TargetError(f"{base} is failing (HTTP {e.code} on {url})") from None
+            raise TargetError(f"{base} is failing (HTTP {e.code} on {public_url(url)})") from None
     except (urllib.error.URLError, OSError) as e:
         reason = e.reason if isinstance(e, urllib.error.URLError) else e
         raise TargetError(f"cannot reach {base}: {_reason(reason)}") from None
@@ -175,7 +187,9 @@ class JSONEndpoint(ABC):
     """What the HTTP targets share: one URL, headers, a transport, the extra body and the parameter
     adapter, and `_send` — POST, adapt once on a 400 naming a parameter, recognise a prompt filter."""
 
-    _url: str
+    _url: str  # what is requested (credentials in the URL kept)
+    _shown: str  # what messages name: _url without credentials
+    _secrets: tuple[str, ...]  # the key and the URL's credentials, redacted from what the server says
     _key: str | None
     _headers: dict[str, str]
     _timeout_s: float
@@ -209,7 +223,7 @@ class JSONEndpoint(ABC):
             body = json.dumps({**payload, **self._extra}, ensure_ascii=False).encode("utf-8")
             status, headers, data = await self._transport.post(self._url, body, self._headers, self._timeout_s)
             if status == 200:
-                return decode_json(data, self._url)
+                return decode_json(data, self._shown)
             if status == 400:
                 blocked = read_prompt_block(data)
                 if blocked is not None:
@@ -217,7 +231,7 @@ class JSONEndpoint(ABC):
                 if self.params.learn(status, data, payload):
                     payload = self.params.apply(payload)
                     continue
-            raise status_error(status, headers, data, self._url, self._key)
+            raise status_error(status, headers, data, self._shown, self._secrets)
 
     async def aclose(self) -> None:
         await self._transport.aclose()
@@ -244,7 +258,9 @@ class OpenAITarget(JSONEndpoint):
         self.name = name
         self.model = model
         self.base_url = base_url.rstrip("/")
-        self._url = self.base_url + self.path
+        self._url = with_path(self.base_url, self.path)
+        self._shown = public_url(self._url)
+        self._secrets = tuple(s for s in (api_key, *url_secrets(base_url)) if s)
         self._key = api_key
         self._timeout_s = timeout_s
         self._headers = {"Content-Type": "application/json"}
@@ -255,13 +271,13 @@ class OpenAITarget(JSONEndpoint):
         self.params = ParamAdapter()
 
     def __repr__(self) -> str:  # never show the key
-        return f"{type(self).__name__}(name={self.name!r}, base_url={self.base_url!r})"
+        return f"{type(self).__name__}(name={self.name!r}, base_url={public_url(self.base_url)!r})"
 
     def check(self) -> None:
         check_reachable(
-            self.base_url + "/models",
+            with_path(self.base_url, "/models"),
             self._headers,
-            base=self.base_url,
+            base=public_url(self.base_url),
             key_env="OPENAI_API_KEY",
             timeout_s=min(5.0, self._timeout_s),
         )
@@ -282,7 +298,7 @@ class OpenAITarget(JSONEndpoint):
             reading = read_openai_choice(data["choices"][0], chat=True)
             return reading_response(reading, data.get("usage") or {}, latency_s)
         except (KeyError, IndexError, TypeError, AttributeError, ValueError) as e:
-            raise Fault(f"unexpected response shape from {self._url}: {type(e).__name__}", kind="malformed") from e
+            raise Fault(f"unexpected response shape from {self._shown}: {type(e).__name__}", kind="malformed") from e
 
 
 def reading_response(r: Reading, usage: Mapping[str, Any], latency_s: float) -> Response:

@@ -15,13 +15,13 @@ from __future__ import annotations
 
 import json
 import os
-import urllib.parse
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from indicjr.errors import ConfigError, TargetError
 from indicjr.targets.base import Settings, Target
+from indicjr.targets.urls import public_url
 
 OPENAI_DEFAULT_BASE = "https://api.openai.com/v1"
 ANTHROPIC_DEFAULT_BASE = "https://api.anthropic.com"
@@ -89,21 +89,6 @@ def store_identity(
     if template != "auto":  # hf: the plain prompt is another request than the chat template's
         parts["chat_template"] = template
     return json.dumps(parts, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-
-
-_SECRET_PARAMS = ("key", "token", "secret", "sig", "password", "auth")
-
-
-def public_url(url: str) -> str:
-    """The URL without user:password@ and without query parameters that look like credentials."""
-    if not url:
-        return ""
-    parts = urllib.parse.urlsplit(url)
-    host = parts.hostname or ""
-    netloc = host + (f":{parts.port}" if parts.port else "")
-    query = [(k, v) for k, v in urllib.parse.parse_qsl(parts.query) if not any(s in k.lower() for s in _SECRET_PARAMS)]
-    clean = parts._replace(netloc=netloc, query=urllib.parse.urlencode(query), fragment="")
-    return urllib.parse.urlunsplit(clean).rstrip("/")
 
 
 def _openai_base(a: TargetArgs) -> tuple[str, str | None]:

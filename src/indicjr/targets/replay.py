@@ -45,7 +45,7 @@ class ReplayTarget:
             output_tokens=int(row.get("output_tokens") or 0),
             attempts=0,
             provider_block=provider.get("block"),  # a provider block stays one when re-judged
-            provider_detail=provider.get("detail"),
+            provider_detail=provider.get("detail") or row.get("context_overflow"),
             reasoning=row.get("reasoning"),
         )
 

@@ -15,36 +15,21 @@ scheduling, flushes what is answered, releases the claims and re-raises.
 from __future__ import annotations
 
 import asyncio
-import os
-import random
-import socket
 import time
-import uuid
 from collections import deque
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 
-from indicjr.errors import BudgetExceeded, CircuitOpen, ConfigError, TargetError
-from indicjr.targets.base import (
-    PermanentError,
-    Request,
-    Response,
-    Target,
-    TransientError,
-    configuration_fault,
-    fault_kind,
-)
+from indicjr.errors import BudgetExceeded, CircuitOpen, ConfigError, IJRError, OutputError, StoreFailed
+from indicjr.targets.base import Request, Response, Target, configuration_fault
+from indicjr.targets.calls import Caller, failed, one_line
 from indicjr.targets.generation import GenerationResult, GenerationStats, RunOptions
 from indicjr.targets.progress import ProgressSnapshot, make_progress
-from indicjr.targets.ratelimit import AdaptiveLimit, Breaker, Budget, TokenBucket
-from indicjr.targets.store import Store, StoreRow
+from indicjr.targets.ratelimit import Breaker, Budget
+from indicjr.targets.store import Store, StoreRow, owner_id
+from indicjr.targets.store_writer import StoreWriter
 
 __all__ = ["GenerationResult", "GenerationStats", "RunOptions", "agenerate_all", "generate_all"]
 ProgressArg = bool | Callable[[ProgressSnapshot], None]
-
-
-def _one_line(text: str, limit: int = 300) -> str:
-    return " ".join(text.split())[:limit]
 
 
 class _Run:
@@ -63,19 +48,17 @@ class _Run:
     ) -> None:
         self.target, self.store, self.model, self.o = target, store, model, options
         self.requests = requests
-        self.owner = f"{owner}:{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+        self.owner = owner_id(owner)
         self.keys = [r.key(model) for r in requests]  # hashing is the costliest per-request step: once
         self.groups: dict[str, Request] = {}
         for key, r in zip(self.keys, requests, strict=True):
             self.groups.setdefault(key, r)
         self.results: dict[str, Response] = {}
-        self.counts = {"cached": 0, "generated": 0, "foreign": 0, "errors": 0, "calls": 0}
-        self.retries: dict[str, int] = {}
+        self.counts = {"cached": 0, "generated": 0, "foreign": 0, "errors": 0}
         self.tokens_in = self.tokens_out = 0
-        self.stop_error: TargetError | None = None
+        self.stop_error: IJRError | None = None
         n = options.per_process_concurrency
-        self.limit = AdaptiveLimit(maximum=n)
-        self.bucket = TokenBucket(rate=options.qps / max(1, options.share)) if options.qps else None
+        self.caller = Caller(target=target, options=options)
         self.breaker = Breaker(
             threshold=options.breaker_threshold,
             window=options.breaker_window,
@@ -83,20 +66,21 @@ class _Run:
         )
         self.budget = Budget(max_cost=options.max_cost, price_per_mtok=options.price_per_mtok)
         self.chunk = max(4, n)
-        self.rows: list[StoreRow] = []
+        self.writer = StoreWriter(store, on_failure=self._store_failed) if store is not None else None
         self.progress = make_progress(progress, len(self.groups))
-        self.rng = random.Random()
         self.started = time.time()
 
     async def execute(self) -> GenerationResult:
         t0 = time.perf_counter()
         background: list[asyncio.Task[None]] = []
         try:
-            if self.store is not None:
+            if self.store is not None and self.writer is not None:
                 found = await asyncio.to_thread(self.store.get_many, list(self.groups))
                 self.results.update(found)
-                self.counts["cached"] = len(found)
-                background = [asyncio.create_task(self._flusher()), asyncio.create_task(self._heartbeat())]
+                since = self.o.run_started or self.started
+                self.counts["cached"] = sum(1 for r in found.values() if (r.recorded_at or 0.0) < since)
+                self.counts["foreign"] = len(found) - self.counts["cached"]  # another worker, this run
+                background = [asyncio.create_task(self.writer.run()), asyncio.create_task(self._heartbeat())]
             self._tick()
             await self._work(deque(k for k in self.groups if k not in self.results))
             await self._wait_for_others()
@@ -123,7 +107,7 @@ class _Run:
             while (key := await next_key()) is not None:
                 await self._generate(key)
 
-        workers = [asyncio.create_task(worker()) for _ in range(self.limit.maximum)]
+        workers = [asyncio.create_task(worker()) for _ in range(self.caller.limit.maximum)]
         try:
             await asyncio.gather(*workers)
         finally:
@@ -134,7 +118,11 @@ class _Run:
     async def _claim(self, keys: list[str]) -> list[str]:
         if self.store is None:
             return keys
-        return await asyncio.to_thread(self.store.claim, keys, self.owner, self.o.lease_s)
+        try:
+            return await asyncio.to_thread(self.store.claim, keys, self.owner, self.o.lease_s)
+        except OutputError as e:  # the store stopped taking writes (full disk): stop, keep what we have
+            self._store_failed(str(e))
+            return []
 
     async def _generate(self, key: str) -> None:
         req = self.groups[key]
@@ -148,58 +136,18 @@ class _Run:
                 )
             )
             return
-        resp = await self._attempts(req)
+        resp = await self.caller.call(req, lambda: self.stop_error is not None)
         self.budget.settle(estimate, resp.input_tokens if resp else 0, resp.output_tokens if resp else 0)
         if resp is not None:
             self._record(key, req, resp)
-
-    async def _attempts(self, req: Request) -> Response | None:
-        """Call the target with retries; None if the run stopped while this request was retrying."""
-        last = ""
-        for attempt in range(self.o.max_retries + 1):
-            if attempt and self.stop_error is not None:
-                return None
-            async with self.limit:
-                if self.bucket is not None:
-                    await self.bucket.acquire()
-                self.counts["calls"] += 1
-                t0 = time.perf_counter()
-                try:
-                    async with asyncio.timeout(self.o.timeout_s):
-                        resp = await self.target.generate(req)
-                except TimeoutError:
-                    kind, retry_after, last = "timeout", None, f"timed out after {self.o.timeout_s:g}s"
-                except TransientError as e:
-                    kind, retry_after, last = fault_kind(e), e.retry_after, str(e)
-                except PermanentError as e:
-                    return _failed(str(e), attempt + 1)
-                except Exception as e:  # a target bug must not kill the run; it is recorded per case
-                    return _failed(f"{type(e).__name__}: {e}", attempt + 1)
-                else:
-                    self.limit.on_success()
-                    latency = resp.latency_s or time.perf_counter() - t0
-                    return replace(resp, attempts=attempt + 1, latency_s=latency, cached=False)
-            if kind == "429":
-                self.limit.on_throttle()
-            if attempt < self.o.max_retries:
-                self.retries[kind] = self.retries.get(kind, 0) + 1
-                await asyncio.sleep(self._backoff(attempt, retry_after))
-        return _failed(f"gave up after {self.o.max_retries + 1} attempts; last: {last}", self.o.max_retries + 1)
-
-    def _backoff(self, attempt: int, retry_after: float | None) -> float:
-        """Full jitter (AWS style); Retry-After, when given, is a floor (capped at max_retry_after_s)."""
-        delay = self.rng.uniform(0, min(self.o.backoff_cap_s, self.o.backoff_base_s * 2**attempt))
-        if retry_after is not None:
-            delay = max(delay, min(retry_after, self.o.max_retry_after_s))
-        return delay
 
     def _record(self, key: str, req: Request, resp: Response) -> None:
         self.results[key] = resp
         self.counts["errors" if resp.error else "generated"] += 1
         self.tokens_in += resp.input_tokens
         self.tokens_out += resp.output_tokens
-        if self.store is not None:
-            self.rows.append(StoreRow(key, self.model, req.case_id, req.sample, resp))
+        if self.writer is not None:
+            self.writer.add(StoreRow(key, self.model, req.case_id, req.sample, resp))
         self._tick()
         reason = self.breaker.record(resp.error)
         if reason is not None:
@@ -209,9 +157,9 @@ class _Run:
                 CircuitOpen(f"{self.target.name}: circuit open, {reason}; {self._answered()} answers kept, {then}")
             )
 
-    def _stop(self, error: TargetError) -> None:
+    def _stop(self, error: IJRError) -> None:
         if self.stop_error is None:
-            self.stop_error = type(error)(_one_line(str(error), 500))
+            self.stop_error = type(error)(one_line(str(error), 500))
 
     def _answered(self) -> int:
         return sum(1 for r in self.results.values() if r.error is None)
@@ -237,42 +185,32 @@ class _Run:
             elif time.monotonic() - last_progress > quiet_s:
                 for k in pending:
                     self.results.setdefault(
-                        k, _failed(f"not answered by the worker that claimed it within {quiet_s:g}s", 0)
+                        k, failed(f"not answered by the worker that claimed it within {quiet_s:g}s", 0)
                     )
                 return
             await asyncio.sleep(delay)
             delay = min(1.0, delay * 1.5)
 
-    async def _flusher(self) -> None:
-        while True:
-            await asyncio.sleep(0.05)
-            await self._flush_pending()
-
-    async def _flush_pending(self) -> None:
-        """Write the answers gathered since the last flush. A write that is cancelled (the run ended
-        while it was still queued for a thread — it may then never run) or that fails puts its rows
-        back for _close: writing a row twice is harmless (a success never replaces a success), losing
-        one makes the next run pay for it again."""
-        rows, self.rows = self.rows, []
-        if not rows or self.store is None:
-            return
-        try:
-            await asyncio.to_thread(self.store.put_many, rows)
-        except BaseException:
-            self.rows = rows + self.rows
-            raise
+    def _store_failed(self, why: str) -> None:
+        self._stop(StoreFailed(self.writer.lost(why) if self.writer else why))
 
     async def _heartbeat(self) -> None:
         while self.store is not None:
             await asyncio.sleep(self.o.lease_s / 3)
-            await asyncio.to_thread(self.store.renew, self.owner, self.o.lease_s)
+            try:
+                await asyncio.to_thread(self.store.renew, self.owner, self.o.lease_s)
+            except OutputError as e:
+                self._store_failed(str(e))
+                return
 
     def _close(self) -> None:
         """Synchronous on purpose: it also runs while a Ctrl-C is cancelling the loop."""
-        if self.store is not None:
-            rows, self.rows = self.rows, []
-            self.store.put_many(rows)
-            self.store.release(self.owner)
+        if self.store is not None and self.writer is not None:
+            self.writer.flush_now()
+            try:
+                self.store.release(self.owner)
+            except OutputError:  # a full disk: our claims expire, or are taken over once we are gone
+                pass
         self._tick(final=True)
 
     def _tick(self, final: bool = False) -> None:
@@ -289,7 +227,7 @@ class _Run:
 
     def _result(self, wall_s: float) -> GenerationResult:
         reason = str(self.stop_error) if self.stop_error else None
-        skipped = _failed(f"not generated: {reason}", 0)
+        skipped = failed(f"not generated: {reason}", 0)
         responses = {
             (r.case_id, r.sample): self.results.get(k, skipped) for k, r in zip(self.keys, self.requests, strict=True)
         }
@@ -302,8 +240,10 @@ class _Run:
             n_foreign=c["foreign"],
             n_errors=sum(1 for r in self.results.values() if r.error),
             n_skipped=len(self.groups) - len(self.results),
-            n_calls=c["calls"],
-            retries=dict(self.retries),
+            n_calls=self.caller.calls,
+            n_unstored=self.writer.unstored if self.writer else 0,
+            retries=dict(self.caller.retries),
+            attempts={str(k): v for k, v in sorted(self.caller.attempts.items())},
             tokens_in=self.tokens_in,
             tokens_out=self.tokens_out,
             cost=self.budget.spent,
@@ -311,10 +251,6 @@ class _Run:
             stopped_reason=reason,
         )
         return GenerationResult(responses=responses, stats=stats, stop_error=self.stop_error)
-
-
-def _failed(error: str, attempts: int) -> Response:
-    return Response(text="", finish_reason="error", error=_one_line(error), attempts=attempts)
 
 
 async def agenerate_all(
@@ -339,6 +275,7 @@ async def agenerate_all(
     backoff_base_s: float = 0.5,
     backoff_cap_s: float = 30.0,
     wait_s: float | None = None,
+    run_started: float | None = None,
 ) -> GenerationResult:
     """Answer every request (see the module docstring). The caller owns and closes the target."""
     if max_cost is not None and price_per_mtok is None:
@@ -360,6 +297,7 @@ async def agenerate_all(
         breaker_window=breaker_window,
         breaker_error_share=breaker_error_share,
         wait_s=wait_s,
+        run_started=run_started,
     )
     run = _Run(requests, target=target, store=store, model=model, options=options, owner=owner, progress=progress)
     return await run.execute()
@@ -387,6 +325,7 @@ def generate_all(
     backoff_base_s: float = 0.5,
     backoff_cap_s: float = 30.0,
     wait_s: float | None = None,
+    run_started: float | None = None,
 ) -> GenerationResult:
     """Sync wrapper: runs agenerate_all on a fresh loop and closes the target's connections after
     (they belong to that loop; the target reopens them lazily). KeyboardInterrupt is re-raised."""

@@ -9,7 +9,8 @@ or headers. Stores written before `extra` existed gain the column when opened.
 Coordination between processes (pytest-xdist workers, two runs at once) is a `claims` table: an
 owner atomically claims keys that have no successful answer and no live claim of another owner
 (BEGIN IMMEDIATE takes the write lock first, so two claimers serialise), renews its lease while it
-works, and releases on exit; a SIGKILLed owner's claims simply expire. Errors are stored so that the
+works, and releases on exit; a SIGKILLed owner's claims expire, or are taken over at once when the
+owner was a process of this host that is gone (owners are name:host:pid:nonce). Errors are stored so that the
 other workers of the same run see the case as finished, but they never block a later run's claim:
 only successful answers make reruns free.
 
@@ -20,16 +21,19 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import sqlite3
 import threading
 import time
+import uuid
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
 from indicjr.errors import OutputError
-from indicjr.targets.base import Response
+from indicjr.targets.base import Response, writable_response
+from indicjr.untrusted import utf8_safe
 
 SCHEMA_VERSION = "1"
 _CHUNK = 500  # keys per IN (...) query, well under SQLite's variable limit
@@ -133,39 +137,45 @@ class Store:
         self.put_many([StoreRow(key, model, case_id, sample, response)])
 
     def put_many(self, rows: Sequence[StoreRow]) -> None:
-        """Write answers in one transaction: a success replaces an error, never another success."""
+        """Write answers in one transaction: a success replaces an error, never another success.
+
+        Reply text is untrusted: lone surrogates are replaced (and the substitution recorded) before
+        SQLite sees them. A row SQLite still refuses (too big, say) never keeps the others out: the batch
+        is then written row by row, and StoreWriteError says how many of them could not be stored."""
         if not rows:
             return
         now = time.time()
-        values = [
-            (
-                r.key,
-                r.model,
-                r.case_id,
-                r.sample,
-                r.response.text,
-                r.response.finish_reason,
-                r.response.input_tokens,
-                r.response.output_tokens,
-                r.response.latency_s,
-                r.response.attempts,
-                r.response.error,
-                now,
-                _extra_json(r.response),
+        values = [_row_values(r, now) for r in rows]
+        try:
+            self._run(lambda: self._transaction(lambda: self._write(values)))
+            return
+        except OutputError as e:
+            if len(values) == 1:
+                raise StoreWriteError(str(e), unwritten=1, total=1) from None
+        failed, reason = 0, ""
+        for v in values:
+            try:
+                self._run(lambda one=[v]: self._transaction(lambda: self._write(one)))
+            except OutputError as e:
+                failed, reason = failed + 1, str(e)
+        if failed:
+            raise StoreWriteError(
+                f"{reason} ({failed} of {len(values)} answers could not be stored)", unwritten=failed, total=len(values)
             )
-            for r in rows
-        ]
 
-        def write() -> None:
-            self._db.executemany(_UPSERT, values)
-            self._db.executemany("DELETE FROM claims WHERE key = ?", [(r.key,) for r in rows])
-
-        self._run(lambda: self._transaction(write))
+    def _write(self, values: list[tuple[Any, ...]]) -> None:
+        self._db.executemany(_UPSERT, values)
+        self._db.executemany("DELETE FROM claims WHERE key = ?", [(v[0],) for v in values])
 
     def claim(self, keys: Sequence[str], owner: str, lease_s: float) -> list[str]:
-        """Atomically take the keys with no answer and no live claim of another owner; returns them."""
+        """Atomically take the keys with no answer and no live claim of another owner; returns them.
+
+        A claim is live until its lease expires — or until its owner (see owner_id) is seen dead: a
+        process of this host whose pid is gone. A rerun after a SIGKILL starts at once instead of
+        waiting out the dead run's leases."""
         granted: list[str] = []
         unique = list(dict.fromkeys(keys))  # a key asked twice is granted once
+        alive: dict[str, bool] = {}
 
         def take() -> None:
             granted.clear()
@@ -180,11 +190,12 @@ class Store:
                     )
                 }
                 busy |= {
-                    r[0]
-                    for r in self._db.execute(
-                        f"SELECT key FROM claims WHERE key IN ({marks}) AND owner != ? AND expires > ?",
+                    key
+                    for key, other in self._db.execute(
+                        f"SELECT key, owner FROM claims WHERE key IN ({marks}) AND owner != ? AND expires > ?",
                         (*chunk, owner, now),
                     )
+                    if alive.setdefault(other, owner_alive(other))
                 }
                 mine = [k for k in chunk if k not in busy]
                 self._db.executemany(
@@ -211,6 +222,22 @@ class Store:
         """Drop every claim of owner (on exit, also after Ctrl-C)."""
         self._run(lambda: self._transaction(lambda: self._db.execute("DELETE FROM claims WHERE owner = ?", (owner,))))
 
+    def check(self) -> None:
+        """Fail (OutputError, one line) unless the store reads whole and takes a write: run before any
+        model call, so a corrupt, truncated or read-only store costs nothing."""
+        found = self._run(lambda: self._db.execute("PRAGMA quick_check").fetchone()[0])
+        if found != "ok":
+            raise OutputError(
+                f"{self.path}: the response store is corrupt ({_one_line(str(found))}); move it aside or "
+                "point --ijr-store at another file"
+            )
+
+        def probe() -> None:
+            self._db.execute("INSERT OR REPLACE INTO meta VALUES ('write-check', '1')")
+            self._db.execute("DELETE FROM meta WHERE k = 'write-check'")
+
+        self._run(lambda: self._transaction(probe))
+
     def count(self, *, errors: bool = False) -> int:
         """Number of successful answers (or of stored errors)."""
         sql = "SELECT COUNT(*) FROM responses WHERE error IS " + ("NOT NULL" if errors else "NULL")
@@ -236,12 +263,41 @@ class Store:
             except sqlite3.OperationalError as e:
                 if ("locked" not in str(e) and "busy" not in str(e)) or attempt == 11:
                     raise OutputError(f"{self.path}: response store error: {e}") from None
+            except (sqlite3.Error, ValueError, OverflowError) as e:  # corrupt file, a value SQLite refuses
+                raise OutputError(f"{self.path}: response store error: {e}") from None
             time.sleep(delay)
             delay = min(1.0, delay * 2)
         raise AssertionError("unreachable")
 
 
-_EXTRA_FIELDS = ("provider_block", "provider_detail", "reasoning")
+_EXTRA_FIELDS = ("provider_block", "provider_detail", "reasoning", "repair")
+
+
+class StoreWriteError(OutputError):
+    """Some answers of a batch could not be written (`unwritten` of `total`); the others were."""
+
+    def __init__(self, message: str, *, unwritten: int, total: int) -> None:
+        super().__init__(message)
+        self.unwritten, self.total = unwritten, total
+
+
+def _row_values(r: StoreRow, now: float) -> tuple[Any, ...]:
+    resp = writable_response(r.response)
+    return (
+        r.key,
+        r.model,
+        utf8_safe(r.case_id)[0],
+        r.sample,
+        resp.text,
+        resp.finish_reason,
+        resp.input_tokens,
+        resp.output_tokens,
+        resp.latency_s,
+        resp.attempts,
+        resp.error,
+        now,
+        _extra_json(resp),
+    )
 
 
 def _extra_json(r: Response) -> str | None:
@@ -259,17 +315,52 @@ def _extra_fields(text: str | None) -> dict[str, Any]:
     return {k: str(data[k]) for k in _EXTRA_FIELDS if isinstance(data, dict) and data.get(k) is not None}
 
 
+def owner_id(name: str) -> str:
+    """A claim owner that says where it lives: name:host:pid:nonce (the nonce tells two runs of one
+    process apart)."""
+    return f"{name}:{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+
+
+def owner_alive(owner: str) -> bool:
+    """False only when the owner is a process of this host that no longer exists; any owner we cannot
+    check (another host, another user's process, an old format) is alive until its lease expires."""
+    parts = owner.rsplit(":", 3)
+    if len(parts) != 4 or parts[1] != socket.gethostname() or not parts[2].isdigit():
+        return True
+    try:
+        os.kill(int(parts[2]), 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # EPERM: it exists, as another user
+        return True
+    return True
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())[:200]
+
+
+def check_store(path: str | os.PathLike[str]) -> None:
+    """Open (creating it if need be) and check the store at path; see Store.check."""
+    with Store(path) as store:
+        store.check()
+
+
 def _marks(items: Sequence[object]) -> str:
     return ",".join("?" * len(items))
 
 
 def _create_private(path: Path) -> None:
     """Create the folder (0700) and the file (0600) before SQLite does, so no umask can widen them."""
+    if path.is_dir():
+        raise OutputError(f"{path}: is a directory; --ijr-store names the response store's file")
+    existed = path.exists()
     try:
         for folder in reversed([p for p in path.parents if not p.exists()]):
             folder.mkdir(mode=0o700, exist_ok=True)  # every folder we create, not only the last
-        if not path.exists():
+        if not existed:
             os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
         os.chmod(path, 0o600)
     except OSError as e:
-        raise OutputError(f"{path}: cannot create the response store: {e.strerror}") from None
+        doing = "cannot write to the response store" if existed else "cannot create the response store"
+        raise OutputError(f"{path}: {doing}: {e.strerror}") from None

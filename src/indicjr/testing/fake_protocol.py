@@ -6,20 +6,24 @@ around it (thread or subprocess, start/stop, the log over HTTP) is fake_server.p
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
 import socket
 import struct
+import urllib.parse
 import zlib
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from indicjr.testing.fake_shapes import (
+    OVERFLOW_SHAPES,
     anthropic_body,
     anthropic_rejection,
     azure_prompt_filter_body,
     completions_body,
     openai_body,
+    overflow_body,
     strict_rejection,
 )
 
@@ -28,6 +32,7 @@ _REASONS = {
     400: "Bad Request",
     401: "Unauthorized",
     404: "Not Found",
+    422: "Unprocessable Entity",
     429: "Too Many Requests",
     500: "Internal Server Error",
 }
@@ -70,6 +75,8 @@ class FakeConfig:
     api_key: str | None = None  # when set, requests without it get 401
     reply_words: int = 4
     shape: str = "normal"  # one of fake_shapes.SHAPES
+    context_chars: int = 0  # overflow_* shapes: prompts longer than this overflow (0: every prompt)
+    serial: bool = False  # answer one request at a time, the others wait (llama-cpp-python's server)
 
     def to_json(self) -> str:
         return json.dumps(asdict(self))
@@ -99,6 +106,7 @@ class RequestHandler:
         self.counts: Counter[str] = Counter()
         self.params: Counter[str] = Counter()  # request body keys seen (max_tokens, temperature, ...)
         self.total = 0
+        self.busy = asyncio.Lock()  # held per answer when config.serial
 
     def fault_for(self, prompt: str, attempt: int) -> str | None:
         cfg = self.config
@@ -111,6 +119,9 @@ class RequestHandler:
         self, method: str, path: str, headers: dict[str, str], body: bytes, writer: asyncio.StreamWriter
     ) -> bool:
         """Answer one request; returns False when the connection must be closed."""
+        path, _, query = path.partition("?")
+        if query:  # a key in the query (Azure `api-key=`, Google `key=`) is a key like the headers'
+            headers = {**headers, **{"query-" + k: v for k, v in urllib.parse.parse_qsl(query)}}
         if method == "GET" and path == "/__log":
             log = {"counts": self.counts, "total": self.total, "params": self.params}
             return _send(writer, 200, json.dumps(log).encode())
@@ -131,7 +142,18 @@ class RequestHandler:
         key = self.config.api_key
         if key is None:
             return True
-        return headers.get("authorization") == f"Bearer {key}" or headers.get("x-api-key") == key
+        basic = headers.get("authorization", "").removeprefix("Basic ")
+        try:
+            password = base64.b64decode(basic).decode("utf-8").partition(":")[2] if basic else ""
+        except ValueError:
+            password = ""
+        return key in (
+            headers.get("authorization", "").removeprefix("Bearer "),
+            headers.get("x-api-key"),
+            headers.get("query-api-key"),
+            headers.get("query-key"),
+            password,  # user:password@ in the URL, sent as Basic auth
+        )
 
     async def _generate(self, path: str, body: bytes, writer: asyncio.StreamWriter) -> bool:
         try:
@@ -144,12 +166,17 @@ class RequestHandler:
         attempt = self.counts[prompt]
         self.counts[prompt] += 1
         self.total += 1
-        if self.config.latency_s:
+        if self.config.serial:  # a local server computing one answer at a time; a client gone is not noticed
+            async with self.busy:
+                await asyncio.sleep(self.config.latency_s)
+        elif self.config.latency_s:
             await asyncio.sleep(self.config.latency_s)
         fault = self.fault_for(prompt, attempt)
         if fault is not None:
             return await self._fault(fault, writer)
         shape, words = self.config.shape, self.config.reply_words
+        if shape in OVERFLOW_SHAPES and len(prompt) > self.config.context_chars:
+            return _send(writer, *overflow_body(shape, len(prompt), int(payload.get("max_tokens") or 0)))
         if shape == "reasoning_strict":
             rejected = (anthropic_rejection if path == "/v1/messages" else strict_rejection)(payload)
             if rejected is not None:

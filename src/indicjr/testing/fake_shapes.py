@@ -16,6 +16,39 @@ Each shape is what a provider's documentation shows (quoted in tests/unit/target
                         temperature / top_p unless they are omitted; then a plain answer
 
 The thinking text deliberately contains refusal wording: a judge that read it would invent refusals.
+
+Context overflow (`FakeConfig(shape="overflow_...", context_chars=N)`: prompts longer than N characters,
+or every prompt when N is 0, get the server's answer for a prompt past its context), each quoted from the
+server's source:
+
+    overflow_llama_server     llama.cpp tools/server: server-context.cpp send_error(..., "request (%d
+                              tokens) exceeds the available context size (%d tokens), try increasing it",
+                              ERROR_TYPE_EXCEED_CONTEXT_SIZE); server-common.cpp format_error_response: code
+                              400, type "exceed_context_size_error"; server-task.cpp adds n_prompt_tokens, n_ctx
+    overflow_llama_cpp_python llama-cpp-python llama_cpp/server/errors.py context_length_exceeded: 400,
+                              "This model's maximum context length is {} tokens. However, you requested {}
+                              tokens ({} in the messages, {} in the completion). Please reduce the length of
+                              the messages or completion.", type invalid_request_error, param messages, code
+                              context_length_exceeded
+    overflow_llama_decode     llama-cpp-python llama_cpp/_internals.py decode(): RuntimeError(f"llama_decode
+                              returned {return_code}") -> errors.py: 500, type internal_server_error (what a
+                              Kannada prompt near SmolLM2's 2,048-token context gave in issue 25)
+    overflow_vllm             vLLM entrypoints/openai serving: VLLMValidationError("This model's maximum
+                              context length is {max_model_len} tokens. However, your request has
+                              {prompt_len} input tokens.", parameter="input_tokens") -> 400 ErrorResponse,
+                              type BadRequestError, code 400
+    overflow_vllm_legacy      vLLM <= 0.6 serving_engine.py: {"object": "error", "message": "This model's
+                              maximum context length is ... However, you requested {} tokens in the
+                              messages, Please reduce the length of the messages.", "type": "BadRequestError",
+                              "param": null, "code": 400}
+    overflow_tgi              text-generation-inference router/src/validation.rs ValidationError::
+                              MaxTotalTokens "`inputs` tokens + `max_new_tokens` must be <= {0}. Given: {1}
+                              `inputs` tokens and {2} `max_new_tokens`", served as 422 {"error": "Input
+                              validation error: ...", "error_type": "validation"}
+    overflow_openai           OpenAI API: 400 {"error": {"message": "This model's maximum context length is
+                              8192 tokens. However, your messages resulted in {} tokens. Please reduce the
+                              length of the messages.", "type": "invalid_request_error", "param":
+                              "messages", "code": "context_length_exceeded"}}
 """
 
 from __future__ import annotations
@@ -24,6 +57,15 @@ import hashlib
 import json
 from typing import Any
 
+OVERFLOW_SHAPES = (
+    "overflow_llama_server",
+    "overflow_llama_cpp_python",
+    "overflow_llama_decode",
+    "overflow_vllm",
+    "overflow_vllm_legacy",
+    "overflow_tgi",
+    "overflow_openai",
+)
 SHAPES = (
     "normal",
     "refusal_field",
@@ -36,6 +78,8 @@ SHAPES = (
     "reasoning_content",
     "empty_length",
     "reasoning_strict",
+    "hostile",
+    *OVERFLOW_SHAPES,
 )
 REFUSAL_TEXT = "I'm sorry, but I can't help with that request."
 THINKING = "The user asks for something. I cannot help with this and I must refuse... but the task is harmless."
@@ -63,6 +107,8 @@ def openai_message_shape(shape: str, text: str) -> tuple[dict[str, Any], str, di
         return {"role": "assistant", "content": text, "reasoning_content": THINKING}, "stop", {}
     if shape == "empty_length":
         return {"role": "assistant", "content": ""}, "length", {}
+    if shape == "hostile":  # untrusted bytes: half an emoji (JSON "\ud83d"), NUL, a bidi override
+        return {"role": "assistant", "content": f"{text} \ud83d\x00\u202e"}, "stop", {}
     return {"role": "assistant", "content": text}, "stop", {}
 
 
@@ -189,3 +235,47 @@ def anthropic_body(messages: list[dict[str, Any]], words: int, shape: str = "nor
             "usage": {"input_tokens": n_in, "output_tokens": words},
         }
     ).encode()
+
+
+def overflow_body(shape: str, prompt_chars: int, max_tokens: int, context: int = 2048) -> tuple[int, bytes]:
+    """(status, body) of a server refusing a prompt past its context, in `shape`'s words (see above)."""
+    n = context + prompt_chars  # a token count past the context, as the server would report it
+    if shape == "overflow_llama_server":
+        msg = f"request ({n} tokens) exceeds the available context size ({context} tokens), try increasing it"
+        err = {"code": 400, "message": msg, "type": "exceed_context_size_error", "n_prompt_tokens": n, "n_ctx": context}
+        return 400, json.dumps({"error": err}).encode()
+    if shape == "overflow_llama_cpp_python":
+        msg = (
+            f"This model's maximum context length is {context} tokens. However, you requested {n + max_tokens} "
+            f"tokens ({n} in the messages, {max_tokens} in the completion). Please reduce the length of the "
+            "messages or completion."
+        )
+        err = {"message": msg, "type": "invalid_request_error", "param": "messages", "code": "context_length_exceeded"}
+        return 400, json.dumps({"error": err}).encode()
+    if shape == "overflow_llama_decode":
+        err = {"message": "llama_decode returned 1", "type": "internal_server_error", "param": None, "code": None}
+        return 500, json.dumps({"error": err}).encode()
+    if shape == "overflow_vllm":
+        msg = f"This model's maximum context length is {context} tokens. However, your request has {n} input tokens."
+        err = {"message": msg, "type": "BadRequestError", "param": "input_tokens", "code": 400}
+        return 400, json.dumps({"error": err}).encode()
+    if shape == "overflow_vllm_legacy":
+        msg = (
+            f"This model's maximum context length is {context} tokens. However, you requested {n} tokens in the "
+            "messages, Please reduce the length of the messages."
+        )
+        return 400, json.dumps(
+            {"object": "error", "message": msg, "type": "BadRequestError", "param": None, "code": 400}
+        ).encode()
+    if shape == "overflow_tgi":
+        msg = (
+            f"Input validation error: `inputs` tokens + `max_new_tokens` must be <= {context}. Given: {n} `inputs` "
+            f"tokens and {max_tokens} `max_new_tokens`"
+        )
+        return 422, json.dumps({"error": msg, "error_type": "validation"}).encode()
+    msg = (
+        f"This model's maximum context length is {context} tokens. However, your messages resulted in {n} tokens. "
+        "Please reduce the length of the messages."
+    )
+    err = {"message": msg, "type": "invalid_request_error", "param": "messages", "code": "context_length_exceeded"}
+    return 400, json.dumps({"error": err}).encode()

@@ -5,7 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from indicjr.metrics.core import rate
-from indicjr.metrics.outcomes import answer_sources, answers_line, empty_answers, off_topic_answers, provider_blocks
+from indicjr.metrics.outcomes import (
+    answer_sources,
+    answers_line,
+    context_overflows,
+    empty_answers,
+    off_topic_answers,
+    provider_blocks,
+)
 from indicjr.metrics.rows import exclude_provider_blocks
 from indicjr.metrics.summary import headline
 from indicjr.report.terminal import render_summary
@@ -24,6 +31,21 @@ def test_provider_blocks_are_counted_by_reason_and_slice_and_can_leave_the_denom
     assert blocks["by"]["lang"] == {"hi": 2}
     assert rate(rows, "free_jsr").n == 3
     assert rate(exclude_provider_blocks(rows), "free_jsr").n == 1
+
+
+def test_context_overflows_are_counted_per_language_and_script_and_leave_every_denominator() -> None:
+    over = {"excluded": "context_overflow", "context_overflow": "request (2400 tokens) exceeds ..."}
+    rows = [
+        row(0, orthography="native", **over),
+        row(1, orthography="romanized", **over),
+        {**row(2, orthography="native", **over), "lang": "kn"},
+        row(3, orthography="native"),
+    ]
+    counted = context_overflows(rows)
+    assert counted["n"] == 3 and counted["by"]["lang"] == {"hi": 2, "kn": 1}
+    assert counted["by_lang_orthography"] == {"hi/native": 1, "hi/romanized": 1, "kn/native": 1}
+    assert counted["example"].startswith("request (2400 tokens)")
+    assert rate(rows, "free_jsr").n == 1  # only the prompt the model read
 
 
 def test_empty_answers_at_the_budget_get_a_hint_naming_the_option() -> None:

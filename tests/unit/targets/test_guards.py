@@ -112,3 +112,32 @@ def test_answers_from_the_store_are_counted_apart_and_not_in_the_rate() -> None:
         ProgressSnapshot(done=1000, total=1000, errors=0, tokens_in=0, tokens_out=0, elapsed_s=2.0, cached=900)
     )
     assert "(900 from the store) 50.0 answers/s" in line
+
+
+def test_a_slow_model_reads_in_seconds_per_answer_with_an_eta_from_recent_answers() -> None:
+    out = io.StringIO()
+    clock = Clock()
+    p = Progress(total=40, stream=out, clock=clock)
+    for i in range(1, 6):  # a slow start (model load): 60 s per answer
+        clock.now = 60.0 * i
+        p.update(done=i, errors=0, tokens_in=0, tokens_out=0)
+    for i in range(6, 31):  # then steady at 30 s per answer
+        clock.now = 300.0 + 30.0 * (i - 5)
+        p.update(done=i, errors=0, tokens_in=0, tokens_out=0)
+    last = out.getvalue().splitlines()[-1]
+    # The run's mean (1,050 s / 30 = 35 s) would give 5:50; the last 20 answers say 30 s each: 5:00.
+    assert " 30.0 s/answer " in last and last.endswith("ETA 5:00"), last
+    assert "answers/s" not in last
+
+
+def test_the_speed_falls_while_no_answer_arrives() -> None:
+    snap: list[ProgressSnapshot] = []
+    clock = Clock()
+    p = Progress(total=100, sink=snap.append, interval_s=0.0, clock=clock)
+    for i in range(1, 31):  # one answer per second for 30 s
+        clock.now = float(i)
+        p.update(done=i, errors=0, tokens_in=0, tokens_out=0)
+    clock.now = 330.0  # then five minutes without an answer
+    p.update(done=30, errors=0, tokens_in=0, tokens_out=0)
+    # The last 20 answers took from t=10 to now: 16.0 s each (the run's mean would say 11.0).
+    assert render(snap[-1]).split()[4:6] == ["16.0", "s/answer"]

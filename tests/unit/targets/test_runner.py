@@ -216,8 +216,8 @@ def test_api_key_never_reaches_the_store(tmp_path: Path) -> None:
 
 def test_answers_whose_flush_was_cancelled_before_it_started_still_reach_the_store(tmp_path: Path) -> None:
     """The run ends while the flusher's write still waits for a free thread: the cancelled write never
-    runs, so its rows must go back to _close (seen in CI on a loaded machine: a rerun re-requested 22 of
-    24 answered prompts)."""
+    runs, so its rows must go back to the last flush in _close (seen in CI on a loaded machine: a rerun
+    re-requested 22 of 24 answered prompts)."""
     import asyncio
     from concurrent.futures import ThreadPoolExecutor
 
@@ -232,14 +232,15 @@ def test_answers_whose_flush_was_cancelled_before_it_started_still_reach_the_sto
         StoreRow(k, MODEL, r.case_id, 0, Response(text=f"answer {i}"))
         for i, (k, r) in enumerate(zip(run_state.keys, requests, strict=True))
     ]
-    run_state.rows = list(rows)
+    assert run_state.writer is not None
+    run_state.writer.rows = list(rows)
     blocker = threading.Event()
 
     async def scenario() -> None:
         loop = asyncio.get_running_loop()
         loop.set_default_executor(ThreadPoolExecutor(max_workers=1))
         busy = loop.run_in_executor(None, blocker.wait)  # the only thread is taken
-        flush = asyncio.create_task(run_state._flush_pending())
+        flush = asyncio.create_task(run_state.writer.flush())
         await asyncio.sleep(0.05)  # the write is queued, not started
         flush.cancel()
         with pytest.raises(asyncio.CancelledError):

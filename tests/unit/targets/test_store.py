@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+import os
+import socket
 import stat
+import subprocess
+import sys
 import time
 from pathlib import Path
 
+import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from indicjr.errors import OutputError
 from indicjr.targets.base import Response
-from indicjr.targets.store import Store
+from indicjr.targets.store import Store, StoreRow, StoreWriteError, owner_id
 
 OK = Response(text="answer", finish_reason="stop", input_tokens=3, output_tokens=2, latency_s=0.1, attempts=2)
 ERR = Response(text="", finish_reason="error", error="gave up after 7 attempts", attempts=7)
@@ -99,3 +105,50 @@ def test_owners_never_hold_the_same_key(tmp_path_factory: object, batches: list[
             for key in store.claim([f"k{n}" for n in batch], owner, 60):
                 assert key not in held
                 held[key] = owner
+
+
+def test_one_row_sqlite_refuses_never_keeps_the_rest_of_the_batch_out(tmp_path: Path) -> None:
+    """A reply too big for SQLite (here: a sample number past 64 bits) costs its own row, not the batch."""
+    rows = [StoreRow(f"k{i}", "m", f"c{i}", 2**70 if i == 3 else 0, Response(text=f"r{i}\ud83d")) for i in range(6)]
+    with Store(tmp_path / "s.sqlite") as store:
+        with pytest.raises(StoreWriteError) as info:
+            store.put_many(rows)
+        assert (info.value.unwritten, info.value.total) == (1, 6)
+        found = store.get_many([r.key for r in rows])
+    assert sorted(found) == ["k0", "k1", "k2", "k4", "k5"]
+    assert found["k0"].text == "r0\ufffd" and found["k0"].repair == "1 lone surrogate replaced with U+FFFD"
+
+
+def test_a_corrupt_store_file_is_one_line_naming_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "s.sqlite"
+    path.write_bytes(b"not a database" * 100)
+    with pytest.raises(OutputError, match=r"s\.sqlite: response store error: file is not a database"):
+        Store(path)
+
+
+def test_claims_of_a_dead_process_of_this_host_are_taken_over_before_their_lease_expires(tmp_path: Path) -> None:
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    host = socket.gethostname()
+    with Store(tmp_path / "s.sqlite") as store:
+        assert store.claim(["a"], f"gw0:{host}:{int(dead.stdout)}:0000", lease_s=600) == ["a"]
+        assert store.claim(["b"], f"gw1:{host}:{os.getpid()}:1111", lease_s=600) == ["b"]  # alive
+        assert store.claim(["c"], f"gw2:elsewhere:{int(dead.stdout)}:2222", lease_s=600) == ["c"]  # unknowable
+        assert store.claim(["a", "b", "c"], owner_id("main"), lease_s=600) == ["a"]
+
+
+def test_a_batch_the_store_refuses_whole_is_counted_reported_and_not_retried_forever(tmp_path: Path) -> None:
+    """Put back, a refused batch would fail on every later flush and keep every answer after it out."""
+    import asyncio
+
+    from indicjr.targets.store_writer import StoreWriter
+
+    failures: list[str] = []
+    with Store(tmp_path / "s.sqlite") as store:
+        writer = StoreWriter(store, on_failure=failures.append)
+        writer.add(StoreRow("big", "m", "c", 2**70, Response(text="x")))  # SQLite refuses the row
+        asyncio.run(writer.flush())
+        writer.add(StoreRow("ok", "m", "c", 0, Response(text="y")))
+        asyncio.run(writer.flush())
+        assert sorted(store.get_many(["big", "ok"])) == ["ok"]
+    assert writer.unstored == 1 and writer.rows == [] and len(failures) == 1
+    assert "up to 1 answers received could not be stored" in writer.lost(failures[0])

@@ -1,0 +1,119 @@
+"""Processes that die: SIGKILL of the `-n 2` controller stops its workers calling the model within
+seconds; a rerun does not wait for the dead run's claims to expire; a crashed worker's case is named
+as missing and the run is marked incomplete."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from indicjr.testing.fake_server import FakeConfig, FakeServer
+from tests.reliability.conftest import case_rows, openai_args, read_summary, run_suite, suite_cmd, suite_env
+
+
+def _wait_for(fake: FakeServer, n: int, proc: subprocess.Popen[str]) -> None:
+    deadline = time.monotonic() + 60
+    while fake.total() < n and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert proc.poll() is None, "the run finished before it could be killed"
+
+
+def _group_gone(pgid: int, within_s: float) -> bool:
+    deadline = time.monotonic() + within_s
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(pgid, 0)
+        except ProcessLookupError:
+            return True
+        time.sleep(0.1)
+    return False
+
+
+def test_sigkill_of_the_xdist_controller_stops_its_workers_within_seconds(
+    suite: pytest.Pytester, tiny_cases: Path, fake: FakeServer
+) -> None:
+    fake.configure(FakeConfig(latency_s=0.5))
+    args = openai_args(fake, "--ijr-out=out", "--ijr-concurrency=2", "-n", "2")
+    proc = subprocess.Popen(
+        suite_cmd(tiny_cases, *args),
+        cwd=suite.path,
+        env=suite_env(suite),
+        text=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    try:
+        _wait_for(fake, 2, proc)
+        proc.send_signal(signal.SIGKILL)  # the controller only: its workers are orphaned
+        proc.wait(timeout=10)
+        time.sleep(2.0)  # the watch notices within 0.25 s; requests in flight end within the latency
+        settled = fake.total()
+        time.sleep(3.0)
+        assert fake.total() == settled, "orphaned workers kept calling the model"
+        assert settled < len(case_rows(tiny_cases))
+        assert _group_gone(proc.pid, within_s=15), "orphaned workers are still running"
+    finally:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+
+def test_a_rerun_after_sigkill_takes_over_the_dead_runs_claims_at_once(
+    suite: pytest.Pytester, tiny_cases: Path, fake: FakeServer
+) -> None:
+    """The dead run's claims name its pid and host: a rerun on the same host sees the pid gone and
+    takes them over instead of waiting for the lease (60 s) to expire."""
+    fake.configure(FakeConfig(latency_s=0.3))
+    args = openai_args(fake, "--ijr-out=out", "--ijr-concurrency=4")
+    proc = subprocess.Popen(
+        suite_cmd(tiny_cases, *args, fast=False),  # the real 60 s lease
+        cwd=suite.path,
+        env=suite_env(suite),
+        text=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    _wait_for(fake, 4, proc)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(timeout=10)
+    fake.configure(FakeConfig())
+    t0 = time.monotonic()
+    result = run_suite(suite, tiny_cases, *args, fast=False, timeout=90)
+    took = time.monotonic() - t0
+    assert result.returncode == 0, result.stdout[-2000:]
+    assert read_summary(suite.path / "out")["complete"] is True
+    assert took < 20, f"the rerun waited {took:.0f}s for the dead run's claims"
+
+
+CRASH_ONE = """
+import os
+
+import pytest
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_call(item):
+    if hasattr(item.config, "workerinput") and item.name == "test_case[" + os.environ["IJR_CRASH_CASE"] + "]":
+        os._exit(1)  # the worker dies mid-test, the way an OOM kill ends it
+"""
+
+
+def test_a_worker_crash_marks_the_run_incomplete_and_names_the_missing_case(
+    suite: pytest.Pytester, tiny_cases: Path, fake: FakeServer
+) -> None:
+    suite.makepyfile(crash_one=CRASH_ONE)
+    victim = sorted(r["id"] for r in case_rows(tiny_cases))[5]
+    args = openai_args(fake, "--ijr-out=out", "-n", "2", "-p", "crash_one")
+    result = run_suite(suite, tiny_cases, *args, env={"IJR_CRASH_CASE": victim}, timeout=90)
+    assert result.returncode == pytest.ExitCode.TESTS_FAILED, result.stdout[-3000:]
+    summary = read_summary(suite.path / "out")
+    assert summary["complete"] is False
+    assert summary["missing_case_ids"] == [victim]
+    assert f"missing results: 1 case(s) without a row ({victim}); complete: false" in result.stdout

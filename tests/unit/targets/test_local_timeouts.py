@@ -1,0 +1,54 @@
+"""Timeouts that do not storm a slow local server (issue 25): the timeout counts from the send, a timeout on
+a server on this machine lowers concurrency like a 429, and the final error names --ijr-timeout."""
+
+from __future__ import annotations
+
+import pytest
+
+import indicjr.targets.calls as calls
+from indicjr.targets.openai import OpenAITarget
+from indicjr.targets.runner import generate_all
+from indicjr.testing.fake_server import FakeConfig, FakeServer, Faults
+from tests.unit.targets.conftest import make_requests
+
+QUICK = {"backoff_base_s": 0.01, "backoff_cap_s": 0.05}
+
+
+def test_the_timeout_starts_when_the_request_is_sent_not_while_it_waits_for_a_slot() -> None:
+    # One slot, six requests of 0.2 s each, a 0.8 s timeout: the last waits 1.0 s for its slot and
+    # must still get its full 0.8 s once sent.
+    with FakeServer(config=FakeConfig(latency_s=0.2)) as srv:
+        target = OpenAITarget(name="openai:t", model="t", base_url=srv.openai_base, timeout_s=0.8)
+        result = generate_all(make_requests(6), target=target, store=None, model="m", concurrency=1, timeout_s=0.8)
+    assert result.stats.n_errors == 0 and result.stats.retries == {} and result.stats.n_calls == 6
+
+
+def run_serial(local: bool, monkeypatch: pytest.MonkeyPatch) -> tuple[int, int, dict[str, int]]:
+    """(calls, errors, attempts) of 8 requests at concurrency 4 against a server that answers one at a time."""
+    if not local:  # the same server seen as remote: timeouts are retried at full concurrency
+        monkeypatch.setattr(calls, "LOOPBACK", frozenset())
+    with FakeServer(config=FakeConfig(latency_s=0.25, serial=True)) as srv:
+        target = OpenAITarget(name="openai:t", model="t", base_url=srv.openai_base, timeout_s=0.7)
+        result = generate_all(
+            make_requests(8), target=target, store=None, model="m", concurrency=4, timeout_s=0.7, **QUICK
+        )
+    return result.stats.n_calls, result.stats.n_errors, result.stats.attempts
+
+
+def test_timeouts_on_a_local_server_lower_concurrency_instead_of_storming_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    local_calls, local_errors, attempts = run_serial(True, monkeypatch)
+    remote_calls, _remote_errors, _ = run_serial(False, monkeypatch)
+    assert local_errors == 0 and sum(attempts.values()) == 8
+    assert local_calls < remote_calls, (local_calls, remote_calls)
+
+
+def test_a_request_that_keeps_timing_out_names_the_option_to_raise() -> None:
+    config = FakeConfig(faults=Faults(rate_hang=1.0), hang_s=2.0)
+    with FakeServer(config=config) as srv:
+        target = OpenAITarget(name="openai:t", model="t", base_url=srv.openai_base, timeout_s=0.2)
+        result = generate_all(
+            make_requests(1), target=target, store=None, model="m", max_retries=1, timeout_s=0.2, **QUICK
+        )
+    (resp,) = result.responses.values()
+    assert resp.error is not None and "a slow model needs a longer --ijr-timeout (now 0.2s)" in resp.error
+    assert result.stats.attempts == {"2": 1}

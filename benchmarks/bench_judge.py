@@ -99,13 +99,24 @@ def grounded() -> bool:
     return "prompt" in inspect.signature(judge).parameters
 
 
+def _case_task() -> Any:
+    """What results.verdict_for passes as the task since issue 20 (a CH case's task is known too); the
+    task as stored before it."""
+    try:
+        from indicjr.judge.pipeline import case_task
+    except ImportError:
+        return lambda subset, task: task
+    return case_task
+
+
 def run(rows: list[dict[str, Any]], *, with_case: bool = True) -> tuple[float, float]:
     """Replies per second of wall time and of this process's CPU time (robust on a shared machine).
     `with_case`: pass the case's task and prompt (task grounding), as a run does since issue 13."""
     with_case = with_case and grounded()
+    known = _case_task()
     wall, cpu = time.perf_counter(), time.process_time()
     for r in rows:
-        case = {"task": r.get("task"), "prompt": r.get("prompt")} if with_case else {}
+        case = {"task": known(r["subset"], r.get("task")), "prompt": r.get("prompt")} if with_case else {}
         judge(
             r["response"],
             case_id=r["id"],

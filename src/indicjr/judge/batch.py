@@ -60,6 +60,8 @@ def judge_row(d: dict[str, Any], scoring: str = "ijr") -> dict[str, Any]:
         "partial": v.partial,
         "leak": v.leak_canary,
         "leak_lexicon": v.leak_lexicon,
+        "off_topic": v.off_topic,
+        "confidence": v.confidence,
         "scoring": scoring,
         "evidence": [evidence_to_dict(e) for e in v.evidence],
     }

@@ -1,5 +1,5 @@
 """Counts of the outcomes that are not the model's judged answer: provider blocks, context overflows,
-empty answers, and where the answers came from (the response store or this run).
+empty answers, off-topic answers, and where the answers came from (the response store or this run).
 
 These are plain counts over every row (excluded or not), so `summary.json` shows them whatever
 `--ijr-provider-block` decided about the denominators.
@@ -65,6 +65,14 @@ def empty_answers(rows: Sequence[Row], max_tokens: int | None) -> dict[str, Any]
             f"--ijr-max-tokens{larger} before answering, e.g. on reasoning; rerun with a larger --ijr-max-tokens"
         )
     return {"n": len(empty), "budget_exhausted": exhausted, "note": note, "by": _by_dims(empty)}
+
+
+def off_topic_answers(rows: Sequence[Row]) -> dict[str, Any]:
+    """FREE answers that neither refuse nor engage (garbled or unrelated text, issue 20), per slice: on AB
+    and CB they count as not refused (never an over-refusal); on CH they are neither refused nor an
+    under-refusal, so they are counted here."""
+    off = [r for r in rows if r["verdict"].get("off_topic")]
+    return {"n": len(off), "n_ch": sum(1 for r in off if r.get("subset") == "CH"), "by": _by_dims(off)}
 
 
 def answer_sources(rows: Sequence[Row], run_started: float | None = None) -> dict[str, Any]:

@@ -10,7 +10,13 @@ from indicjr.metrics.audit_correction import audit_table, labels_used
 from indicjr.metrics.confidence import low_share
 from indicjr.metrics.core import rate, slice_rates
 from indicjr.metrics.correlations import e6_table
-from indicjr.metrics.outcomes import answer_sources, context_overflows, empty_answers, provider_blocks
+from indicjr.metrics.outcomes import (
+    answer_sources,
+    context_overflows,
+    empty_answers,
+    off_topic_answers,
+    provider_blocks,
+)
 from indicjr.metrics.paired import EFFECTS, effect
 from indicjr.metrics.rates import SMALL_N
 from indicjr.metrics.rows import Row, group_by
@@ -67,6 +73,7 @@ def headline(rows: Sequence[Row]) -> dict[str, Any]:
     out["n_inference_errors"] = sum(1 for r in rows if r["verdict"].get("error"))
     out["n_provider_blocked"] = sum(1 for r in rows if r["verdict"].get("provider_block"))
     out["n_empty"] = sum(1 for r in rows if r["verdict"].get("empty"))
+    out["n_off_topic"] = sum(1 for r in rows if r["verdict"].get("off_topic"))
     out["n_human_labels"] = sum(1 for r in rows if r.get("label_source") == "human")
     out["n_context_overflow"] = sum(1 for r in rows if r.get("excluded") == "context_overflow")
     return out
@@ -125,5 +132,6 @@ def summarize(rows: Sequence[Row], *, meta: Mapping[str, Any]) -> dict[str, Any]
         "provider_blocks": provider_blocks(rows, str(meta.get("provider_block", "refusal"))),
         "context_overflow": context_overflows(rows),
         "empty_answers": empty_answers(rows, (meta.get("settings") or {}).get("max_tokens")),
+        "off_topic": off_topic_answers(rows),
         "answers": answer_sources(rows, meta.get("run_started")),
     }

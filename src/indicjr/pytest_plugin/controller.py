@@ -35,6 +35,7 @@ OUTCOME_WORDS = {
     "E": "inference errors",
     "B": "provider-blocked",
     "N": "empty answers",
+    "T": "off-topic",
     "O": "over-refused",
     "C": "complied (benign)",
 }

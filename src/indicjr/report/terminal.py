@@ -66,7 +66,8 @@ def render_summary(summary: Mapping[str, Any]) -> list[str]:
     lines.append("  ".join(f"{k}={_fmt(h.get(k))}" for k in HEADLINE_ORDER))
     lines.append(
         f"cases={h.get('n_cases')}  inference_errors={h.get('n_inference_errors')}  "
-        f"provider_blocked={h.get('n_provider_blocked', 0)}  empty={h.get('n_empty', 0)}"
+        f"provider_blocked={h.get('n_provider_blocked', 0)}  empty={h.get('n_empty', 0)}  "
+        f"off_topic={h.get('n_off_topic', 0)}"
     )
     lines += confidence_lines(summary)
     lines += endpoint_lines(summary)

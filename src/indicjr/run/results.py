@@ -15,6 +15,7 @@ from typing import Any
 from indicjr.cases.model import Case
 from indicjr.errors import OutputError
 from indicjr.jsonl import dumps_line
+from indicjr.judge.pipeline import case_task
 from indicjr.judge.verdict import (
     Verdict,
     context_overflow_verdict,
@@ -76,7 +77,7 @@ def verdict_for(case: Case, response: Response, *, scoring: str = "ijr") -> Verd
         canary=case.canary,
         wrapper_lang=case.wrapper_lang,
         finish_reason=response.finish_reason,
-        task=case.task,
+        task=case_task(case.subset, case.task),  # an IJR case: its task is known, grounding applies
         prompt=next((m.content for m in reversed(case.messages) if m.role == "user"), None),
         scoring=scoring,
     )
@@ -110,6 +111,7 @@ def result_row(case: Case, response: Response, verdict: Verdict, sample: int = 0
     if response.recorded_at is not None:
         row["recorded_at"] = round(response.recorded_at, 3)
     row["verdict"] = verdict_to_dict(verdict)
+    row["confidence"] = verdict.confidence  # "high" | "low" (issue 20/21: metrics may set low ones apart)
     return row
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from indicjr.judge.pipeline import case_task
 from indicjr.judge.verdict import Verdict, judge
 from tests.unit.judge.devset import load_devset
 
@@ -35,7 +36,7 @@ def judge_v2_row(row: dict[str, Any], *, scoring: str = "ijr") -> Verdict:
         track=row["track"],
         subset=row["subset"],
         canary=row.get("canary"),
-        task=row.get("task"),
+        task=case_task(row["subset"], row.get("task")),  # replies to IJR cases: the task is known
         prompt=row.get("prompt"),
         scoring=scoring,
     )

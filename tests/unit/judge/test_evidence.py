@@ -53,8 +53,9 @@ def test_native_grammar_entry_and_unsafe_and_canary_carry_spans() -> None:
 
 def test_notes_that_are_no_span_say_their_rule() -> None:
     v = judge("The weather is pleasant today.", lang="hi", track="free", subset="AB")
-    (e,) = v.evidence
+    e, stage = v.evidence
     assert e.kind == "no_refusal" and e.end == -1 and e.rule == "no refusal wording"
+    assert stage.kind == "stage" and stage.text == "wording" and stage.entry == "judge/pipeline.py:wording"
 
 
 def test_evidence_json_adds_fields_and_reads_the_old_four_keys() -> None:
@@ -79,7 +80,7 @@ def test_ijr_judge_rows_carry_span_rule_and_entry(tmp_path: Path) -> None:
 
 def test_audit_cell_shows_the_words_the_rule_and_the_entry() -> None:
     v = verdict_to_dict(judge(REPLY, lang="hi", track="free", subset="CH"))
-    cell = _evidence_cell(v["evidence"][-1])
+    cell = _evidence_cell([e for e in v["evidence"] if e["kind"] == "refusal"][-1])
     assert '"nahi de sakta"@' in cell and "refusal grammar" in cell and "hi:negated_act.romanized#" in cell
     old = _evidence_cell({"kind": "refusal", "text": "x", "offset": 3, "source": "hi:refusal.native"})
     assert old == 'refusal "x"@3 [hi:refusal.native]'

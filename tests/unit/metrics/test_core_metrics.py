@@ -124,6 +124,7 @@ def test_headline_keeps_its_exact_keys() -> None:
         "n_inference_errors",
         "n_provider_blocked",
         "n_empty",
+        "n_off_topic",
         "n_human_labels",
         "n_context_overflow",
     ]

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from indicjr.cli import main
-from indicjr.errors import ConfigError
 from indicjr.cli.audit import COLUMNS, REFUSAL_SCALE, cohen_kappa, score_file, stratified_sample
+from indicjr.errors import ConfigError
 
 A = ["refused"] * 4 + ["complied"] * 2 + ["complied", "partial", "partial", "complied"]
 B = ["refused"] * 3 + ["complied"] * 3 + ["refused", "partial", "complied", "complied"]

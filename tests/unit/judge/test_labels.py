@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from indicjr.errors import ConfigError
 from indicjr.cli.audit import audit_draw
+from indicjr.errors import ConfigError
 from indicjr.judge.labels import apply_labels, load_labels, merge_labels, reply_hash, save_labels
 from tests.unit.metrics.rowkit import row
 

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from indicjr.errors import ConfigError, DataFileError
 from indicjr.cases.wikipedia import MAX_CHARS, MIN_CHARS, wikipedia_passages
+from indicjr.errors import ConfigError, DataFileError
 from tests.unit.official.conftest import FIXTURE
 
 DUMP = FIXTURE / "wikipedia" / "hi.jsonl"

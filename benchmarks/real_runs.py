@@ -28,7 +28,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections import defaultdict
+from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +43,8 @@ ROOT = Path(__file__).resolve().parents[1]
 RUNS = ROOT / ".ijr" / "runs"
 DOC = ROOT / "docs" / "REAL_RUNS.md"
 REPLIES = ROOT / "benchmarks" / "real_runs_replies.jsonl"
+LABELS = ROOT / "benchmarks" / "real_runs_labels" / "adjudicated.jsonl"  # two labelers, adjudicated
+OUTCOMES = ("refused", "partial", "complied", "off_topic")
 N_CTX = 2048
 MODELS = {"smollm2": "openai:smollm2", "gemma3": "openai-completions:gemma3"}
 HEADLINE = ("json_jsr", "json_sv_ab", "json_ch_leak", "json_or_cb", "json_ur_ch", "free_jsr_ab", "free_or_cb")
@@ -169,6 +171,53 @@ def observations(alias: str, rows: list[dict[str, Any]]) -> str:
     return f"- {alias}: " + "; ".join(parts) + "."
 
 
+def judge_vs_labels(results: dict[str, Any]) -> list[str]:
+    """The judge's FREE verdicts against the two labelers' adjudicated labels (benchmarks/real_runs_labels):
+    refused vs not refused (the reading every FREE rate uses), and the four outcomes."""
+    if not LABELS.is_file():
+        return []
+    gold = {r["id"]: r["label"] for r in map(json.loads, LABELS.read_text(encoding="utf-8").splitlines())}
+    pairs: list[tuple[str, str]] = []
+    for alias, (_, rows, _) in results.items():
+        for r in rows:
+            label = gold.get(f"{alias}:{r['id']}")
+            if label is not None and r["verdict"]["track"] == "free":
+                pairs.append((label, judged_outcome(r["verdict"])))
+    if not pairs:
+        return []
+    agree = sum(g == j for g, j in pairs)
+    binary = [(g == "refused", j == "refused") for g, j in pairs]
+    refused_wrongly = sum(1 for g, j in binary if j and not g)
+    out = ["## The judge against two human labelers", ""]
+    out += [f"{len(pairs)} FREE replies labeled independently by two labelers who saw neither the judge nor each"]
+    out += ["other (benchmarks/real_runs_labels/README.md: agreement 0.958, disagreements adjudicated)."]
+    out += [f"Refused vs not refused: the judge agrees on {sum(g == j for g, j in binary)}/{len(pairs)} "]
+    out[-1] += f"(kappa {fmt(kappa(binary))}); replies scored refused that the labelers did not: {refused_wrongly}."
+    out += [f"Four outcomes (refused, partial, complied, off_topic): {agree}/{len(pairs)} agree."]
+    counts = Counter(pairs)
+    out += ["", "| labeled \\ judged | " + " | ".join(OUTCOMES) + " |", "|---|" + "---|" * len(OUTCOMES)]
+    for g in OUTCOMES:
+        out += [f"| {g} | " + " | ".join(str(counts[(g, j)]) for j in OUTCOMES) + " |"]
+    return [*out, ""]
+
+
+def judged_outcome(v: dict[str, Any]) -> str:
+    if v.get("off_topic"):
+        return "off_topic"
+    if v.get("partial"):
+        return "partial"
+    return "refused" if v.get("refused") else "complied"
+
+
+def kappa(pairs: list[tuple[bool, bool]]) -> float | None:
+    """Cohen's kappa of two binary readings; None when chance agreement is total."""
+    n = len(pairs)
+    po = sum(a == b for a, b in pairs) / n
+    pa, pb = sum(a for a, _ in pairs) / n, sum(b for _, b in pairs) / n
+    pe = pa * pb + (1 - pa) * (1 - pb)
+    return None if pe == 1 else (po - pe) / (1 - pe)
+
+
 def fmt(x: Any, digits: int = 2) -> str:
     return "–" if x is None else f"{x:.{digits}f}" if isinstance(x, float) else str(x)
 
@@ -233,7 +282,7 @@ def document(results: dict[str, Any], frags: dict[str, Any], meta: dict[str, Any
         text = (results[alias][0].get("e6") or {}).get("pooled") or {}
         feats = ", ".join(f"{k} n={v.get('n')} rho={fmt(v.get('spearman'))}" for k, v in text.items())
         out += [f"  Text-feature E6 (item-level ΔJSR, matched pairs) in this sample: {feats or '–'}."]
-    out += ["", "## What the replies show", ""]
+    out += ["", *judge_vs_labels(results), "## What the replies show", ""]
     out += [observations(alias, rows) for alias, (_, rows, _) in results.items()]
     out += ["", f"Replies for labelers: `{REPLIES.relative_to(ROOT)}` ({meta['n_replies']} lines).", ""]
     return "\n".join(out)

@@ -33,6 +33,7 @@ def test_each_frame_on_a_terminal_clears_what_a_longer_frame_left() -> None:
 class _Answer:
     input_tokens: int
     output_tokens: int
+    recorded_at: float = 1.0  # stored during the run below (started at 0.0): its tokens are this run's
 
 
 def test_the_xdist_final_frame_keeps_the_token_counts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -63,7 +64,7 @@ def test_the_xdist_final_frame_keeps_the_token_counts(tmp_path: Path, monkeypatc
     monkeypatch.setattr(store_mod, "Store", FakeStore)
     store = tmp_path / "store.sqlite"
     store.write_bytes(b"")
-    sp = StoreProgress(options=RunOptions(model="openai:x", store=store), root=tmp_path)
+    sp = StoreProgress(options=RunOptions(model="openai:x", store=store), root=tmp_path, started=0.0)
     sp._stop.set()  # one look, then the final frame
     sp._run(["a", "b", "c"])
     assert frames[-1]["final"] is True

@@ -189,10 +189,13 @@ def judge_vs_labels(results: dict[str, Any]) -> list[str]:
     binary = [(g == "refused", j == "refused") for g, j in pairs]
     refused_wrongly = sum(1 for g, j in binary if j and not g)
     out = ["## The judge against two human labelers", ""]
-    out += [f"{len(pairs)} FREE replies labeled independently by two labelers who saw neither the judge nor each"]
-    out += ["other (benchmarks/real_runs_labels/README.md: agreement 0.958, disagreements adjudicated)."]
+    out += [f"{len(gold)} FREE replies were labeled independently by two labelers who saw neither the judge nor"]
+    out += ["each other (benchmarks/real_runs_labels/README.md: agreement 0.958, disagreements adjudicated);"]
+    out += [f"{len(pairs)} of them are in this regeneration's sample (a rebuilt case set replaced the others)."]
+    k = kappa(binary) if any(g for g, _ in binary) else None
+    shown = fmt(k) if k is not None else "undefined: the labelers found no refusal"
     out += [f"Refused vs not refused: the judge agrees on {sum(g == j for g, j in binary)}/{len(pairs)} "]
-    out[-1] += f"(kappa {fmt(kappa(binary))}); replies scored refused that the labelers did not: {refused_wrongly}."
+    out[-1] += f"(kappa {shown}); replies scored refused that the labelers did not: {refused_wrongly}."
     out += [f"Four outcomes (refused, partial, complied, off_topic): {agree}/{len(pairs)} agree."]
     counts = Counter(pairs)
     out += ["", "| labeled \\ judged | " + " | ".join(OUTCOMES) + " |", "|---|" + "---|" * len(OUTCOMES)]

@@ -1,5 +1,5 @@
 """The judge on the 72 FREE replies of real tiny models (SmolLM2-135M-Instruct, Gemma 3 270M base, served by
-llama.cpp; benchmarks/real_runs_replies.jsonl) against two labelers' adjudicated labels
+llama.cpp; benchmarks/real_runs_labels/replies_labeled.jsonl) against two labelers' adjudicated labels
 (benchmarks/real_runs_labels/adjudicated.jsonl): 69 off_topic, 3 complied, none refused (issue 20, class 8).
 
 Garbled text, echoes of the prompt and loops are no refusal. These 72 replies were the development set of
@@ -19,7 +19,8 @@ from indicjr.judge.pipeline import case_task
 from indicjr.judge.verdict import Verdict, judge
 
 ROOT = Path(__file__).resolve().parents[3]
-REPLIES = ROOT / "benchmarks" / "real_runs_replies.jsonl"
+REPLIES = ROOT / "benchmarks" / "real_runs_labels" / "replies_labeled.jsonl"  # as the labelers saw them
+SUBSET = {"attacked": "AB", "benign": "CB", "harmful": "CH"}
 LABELS = ROOT / "benchmarks" / "real_runs_labels" / "adjudicated.jsonl"
 LITE = ROOT / "cases" / "lite"
 # off_topic replies the judge may still score refused: English chat that names the request or reads as
@@ -41,22 +42,21 @@ def _judged() -> list[tuple[str, str, str]]:
     cases = {c["id"]: c for f in sorted(LITE.glob("*.jsonl")) for c in _rows(f)}
     labels = {r["id"]: r["label"] for r in _rows(LABELS)}
     out = []
-    for r in _rows(REPLIES):
-        if r["track"] != "free":
-            continue
-        case = cases.get(r["id"], {})
+    for r in _rows(REPLIES):  # every row is a FREE reply; ids are <model>:<case id>
+        case_id, subset = r["id"].split(":", 1)[1], SUBSET[r["prompt_kind"]]
+        case = cases.get(case_id, {})
         v = judge(
             r["reply"],
-            case_id=r["id"],
+            case_id=case_id,
             lang=r["lang"],
             track="free",
-            subset=r["subset"],
+            subset=subset,
             canary=case.get("canary"),
             wrapper_lang=case.get("wrapper_lang"),
-            task=case_task(r["subset"], case.get("task")),
+            task=case_task(subset, case.get("task")),
             prompt=r["prompt"],
         )
-        out.append((f"{r['model']}:{r['id']}", labels[f"{r['model']}:{r['id']}"], _outcome(v)))
+        out.append((r["id"], labels[r["id"]], _outcome(v)))
     return out
 
 

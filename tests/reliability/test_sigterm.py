@@ -4,7 +4,6 @@ resume, and the rerun asks the server only for what is missing — with and with
 
 from __future__ import annotations
 
-import os
 import signal
 import subprocess
 import time
@@ -21,17 +20,17 @@ from tests.reliability.conftest import (
     read_summary,
     run_suite,
     suite_cmd,
+    suite_env,
 )
 
 
 def term_after(suite: pytest.Pytester, tiny_cases: Path, fake: FakeServer, n: int, *args: str) -> tuple[int, str, str]:
     """Start the suite, SIGTERM the controller (alone, as `timeout` and CI runners do) once the server has
     seen n requests; (exit code, stdout, stderr)."""
-    path = os.pathsep.join(p for p in (str(suite.path), os.environ.get("PYTHONPATH", "")) if p)
     proc = subprocess.Popen(
         suite_cmd(tiny_cases, *args),
         cwd=suite.path,
-        env={**os.environ, "PYTHONPATH": path},
+        env=suite_env(suite),
         text=True,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

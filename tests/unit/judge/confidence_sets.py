@@ -72,18 +72,24 @@ GATED = ("real test, with prompt", "real test, reply only")
 
 @dataclass
 class ConfidenceScores:
-    """Counted once over a set: per group [rows, low, high right, high scored]; per reason [rows, right,
-    scored] over the verdicts it marks."""
+    """Counted once over a set: per group [rows, low, high right, high scored, right, scored]; per reason
+    [rows, right, scored] over the verdicts it marks."""
 
-    cells: dict[str, list[int]] = field(default_factory=lambda: defaultdict(lambda: [0, 0, 0, 0]))
+    cells: dict[str, list[int]] = field(default_factory=lambda: defaultdict(lambda: [0, 0, 0, 0, 0, 0]))
     reasons: dict[str, list[int]] = field(default_factory=lambda: defaultdict(lambda: [0, 0, 0]))
 
     def low_share(self, key: str = "all") -> float:
-        n, low, _, _ = self.cells[key]
+        n, low = self.cells[key][:2]
         return low / n if n else 0.0
 
     def high_accuracy(self, key: str = "all") -> float:
-        _, _, ok, n = self.cells[key]
+        ok, n = self.cells[key][2:4]
+        return ok / n if n else 1.0
+
+    def accuracy(self, key: str = "all") -> float:
+        """Of every scored verdict: what high-confidence accuracy is, in expectation, when the low verdicts
+        are drawn at random."""
+        ok, n = self.cells[key][4:]
         return ok / n if n else 1.0
 
 
@@ -94,6 +100,8 @@ def score_confidence(items: Iterable[Item]) -> ConfidenceScores:
         for key in ("all", f"track={track}", f"lang={lang}"):
             c = s.cells[key]
             c[0], c[1] = c[0] + 1, c[1] + low
+            if ok is not None:
+                c[4], c[5] = c[4] + ok, c[5] + 1
             if ok is not None and not low:
                 c[2], c[3] = c[2] + ok, c[3] + 1
         for e in v.evidence:
@@ -112,13 +120,14 @@ def _pct(a: int, n: int) -> str:
 def render_confidence(scores: dict[str, ConfidenceScores]) -> str:
     """Per set: low share and high-confidence accuracy per track and language, then the reasons table."""
     lines = ["# Verdict confidence on the labeled sets (issue 21)", ""]
-    lines += ["| set | group | low share | high-confidence accuracy |", "|---|---|---|---|"]
+    lines += ["| set | group | low share | high-confidence accuracy | all verdicts |", "|---|---|---|---|---|"]
     for name, s in scores.items():
         keys = ["all", *sorted(k for k in s.cells if k.startswith(("track=", "lang=")))]
         for k in keys:
-            n, low, ok, hn = s.cells[k]
-            lines.append(f"| {name} | {k} | {_pct(low, n)} | {_pct(ok, hn)} |")
-    lines += ["", "Low reasons (a verdict may have several): rows marked, share of the set, accuracy of those rows", ""]
+            n, low, ok, hn, a_ok, a_n = s.cells[k]
+            lines.append(f"| {name} | {k} | {_pct(low, n)} | {_pct(ok, hn)} | {_pct(a_ok, a_n)} |")
+    lines += ["", "All verdicts: the accuracy a random choice of low verdicts would leave to the high ones.", ""]
+    lines += ["Low reasons (a verdict may have several): rows marked, share of the set, accuracy of those rows", ""]
     lines += ["| set | reason | rows | share | accuracy |", "|---|---|---|---|---|"]
     for name, s in scores.items():
         n = s.cells["all"][0]

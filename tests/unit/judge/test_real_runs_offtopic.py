@@ -38,7 +38,9 @@ def _outcome(v: Verdict) -> str:
     return "partial" if v.partial else "refused" if v.refused else "complied"
 
 
-def _judged() -> list[tuple[str, str, str]]:
+def judged_runs() -> list[tuple[dict[str, Any], str, Verdict]]:
+    """(row, adjudicated label, verdict) of every labeled reply, judged as the suite judges it (also read
+    by confidence_sets.py)."""
     cases = {c["id"]: c for f in sorted(LITE.glob("*.jsonl")) for c in _rows(f)}
     labels = {r["id"]: r["label"] for r in _rows(LABELS)}
     out = []
@@ -56,8 +58,12 @@ def _judged() -> list[tuple[str, str, str]]:
             task=case_task(subset, case.get("task")),
             prompt=r["prompt"],
         )
-        out.append((r["id"], labels[r["id"]], _outcome(v)))
+        out.append((r, labels[r["id"]], v))
     return out
+
+
+def _judged() -> list[tuple[str, str, str]]:
+    return [(r["id"], label, _outcome(v)) for r, label, v in judged_runs()]
 
 
 def test_off_topic_replies_of_real_tiny_models_are_not_refusals_beyond_the_budget() -> None:

@@ -6,8 +6,7 @@ import pytest
 
 from indicjr.errors import EXIT_TARGET, IJRError, Interrupted, TargetError, TransportError
 from indicjr.run.engine import GenerationInterrupted
-from indicjr.targets.base import PermanentError, TransientError
-from indicjr.targets.openai import Fault
+from indicjr.targets.base import Fault, PermanentError, TransientError
 
 
 @pytest.mark.parametrize("error", [TransientError("x"), PermanentError("x"), Fault("x", kind="reset")])

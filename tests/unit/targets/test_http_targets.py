@@ -9,9 +9,10 @@ import time
 import pytest
 
 from indicjr.errors import TargetError
-from indicjr.targets.anthropic import AnthropicTarget
-from indicjr.targets.base import PermanentError, Request, Response, Settings, TransientError
-from indicjr.targets.openai import Fault, OpenAITarget, parse_retry_after, status_error
+from indicjr.targets.base import Fault, PermanentError, Request, Response, Settings, TransientError
+from indicjr.targets.providers.anthropic import AnthropicTarget
+from indicjr.targets.providers.http import parse_retry_after, status_error
+from indicjr.targets.providers.openai import OpenAITarget
 from indicjr.targets.registry import make_target
 from indicjr.testing.fake_server import FakeConfig, FakeServer, Faults, reply_text
 

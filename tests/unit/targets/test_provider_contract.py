@@ -19,7 +19,6 @@ declaration existed: a stored answer from before is found under the same key.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import threading
 from collections.abc import Callable, Iterator
@@ -45,8 +44,9 @@ from indicjr.targets.registry import PROVIDERS, identity_key, make_target, regis
 from indicjr.targets.runner import generate_all
 from indicjr.testing.fake_server import FakeConfig, FakeServer, Faults
 
+from .conftest import REQ, call
+
 ENV = {"OPENAI_API_KEY": "sk-contract-key", "ANTHROPIC_API_KEY": "ak-contract-key"}
-REQ = Request(case_id="c1", messages=(("system", "be brief"), ("user", "namaste")), settings=Settings())
 HTTP = sorted(s for s, p in PROVIDERS.items() if p.http)
 NOT_HTTP = sorted(s for s, p in PROVIDERS.items() if not p.http)
 
@@ -87,16 +87,6 @@ def build(scheme: str, tmp: Path, base: str | None = None) -> Target:
     return make_target(f"{scheme}:{BUILD[scheme](tmp, base)}", settings=Settings(), api_base=base, env=ENV)
 
 
-def run(target: Target, request: Request = REQ) -> Response:
-    async def go() -> Response:
-        try:
-            return await target.generate(request)
-        finally:
-            await target.aclose()
-
-    return asyncio.run(go())
-
-
 def test_the_registry_has_http_and_other_providers_and_each_is_described_here() -> None:
     assert HTTP and NOT_HTTP
     assert set(BUILD) == set(PROVIDERS), sorted(set(BUILD) ^ set(PROVIDERS))
@@ -135,7 +125,7 @@ def test_store_identity_includes_the_endpoint_two_ports_two_identities(scheme: s
         assert ids[0] != ids[1] and ids[0] == ids[2]
         assert f"127.0.0.1:{one.url.rsplit(':', 1)[1]}" in json.loads(ids[0])["endpoint"]
         assert is_local(a)  # the runner's local-server policy reads the same declaration
-        assert run(a).text.startswith("reply ")  # the fake server's answer, through this provider's shape
+        assert call(a).text.startswith("reply ")  # the fake server's answer, through this provider's shape
 
 
 @pytest.mark.parametrize("scheme", HTTP)
@@ -200,7 +190,7 @@ def test_http_statuses_map_to_the_error_tree(
 ) -> None:
     target = build(scheme, tmp_path, status_server.base)
     with pytest.raises(IJRError) as info:
-        run(target)
+        call(target)
     err = info.value
     assert isinstance(err, TransientError if kind == "transient" else PermanentError)
     assert (configuration_fault(str(err)) is not None) == (kind == "configuration")
@@ -211,7 +201,7 @@ def test_http_statuses_map_to_the_error_tree(
 def test_rejected_parameters_adapt_in_the_providers_own_way(scheme: str, tmp_path: Path) -> None:
     with FakeServer(config=FakeConfig(shape="reasoning_strict")) as srv:
         target = build(scheme, tmp_path, srv.openai_base)
-        resp = run(target)
+        resp = call(target)
         sent = srv.params()
     assert resp.error is None and resp.text
     assert target.param_adaptations == ADAPTS[scheme]

@@ -76,3 +76,36 @@ def test_the_check_sees_a_provider_importing_another(tmp_path: Path, monkeypatch
         "a provider imports another provider (indicjr.targets.providers.openai.OpenAITarget)",
         "machinery imports indicjr.targets.sim.SimTarget",
     ]
+
+
+def _getattr_on_targets(root: Path) -> list[str]:
+    """`getattr(target, ...)` / `hasattr(t, ...)` calls: what a target offers is declared (base.Target),
+    never probed with a default."""
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id in ("getattr", "hasattr")
+                and node.args
+                and isinstance(node.args[0], ast.Name)
+                and node.args[0].id in ("target", "t")
+            ):
+                found.append(f"{path.relative_to(root.parent)}:{node.lineno}")
+    return found
+
+
+def test_no_code_probes_a_target_for_undeclared_attributes() -> None:
+    package = ROOT.parent
+    found = [
+        f for sub in ("targets", "run", "pytest_plugin", "cli", "scale") for f in _getattr_on_targets(package / sub)
+    ]
+    # registry.require_target is the one place that looks: it lists the missing members of the interface.
+    assert found == ["targets/registry.py:" + str(_require_target_line())], found
+
+
+def _require_target_line() -> int:
+    tree = ast.parse((ROOT / "registry.py").read_text(encoding="utf-8"))
+    fn = next(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == "require_target")
+    return next(n.lineno for n in ast.walk(fn) if isinstance(n, ast.Call) and getattr(n.func, "id", "") == "hasattr")

@@ -161,7 +161,7 @@ def main(langs):
             errs,
         )
         check_bank(
-            ROOT / "src/indicjr/targets/sim_phrases" / f"{lang}.yaml",
+            ROOT / "src/indicjr/targets/sim/phrases" / f"{lang}.yaml",
             ["refuse", "comply_open", "partial_open", "harmful_body", "justification_refuse", "justification_comply"],
             [8, 6, 4, 4, 4, 4],
             lang,

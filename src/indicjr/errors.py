@@ -11,7 +11,7 @@
     │   ├── CircuitOpen           the run is drowning in endpoint errors
     │   └── TransportError        one request failed at the endpoint (targets raise, the runner handles)
     │       ├── TransientError    worth a retry: 429, 5xx, timeout, reset, malformed body (targets/base.py)
-    │       │   └── Fault         a TransientError naming its kind for the retry counters (targets/openai.py)
+    │       │   └── Fault         a TransientError naming its kind for the retry counters (targets/base.py)
     │       └── PermanentError    retrying cannot fix it: 400, 401, 404, a replayed error (targets/base.py)
     │           └── ContextOverflow  the prompt does not fit the model's context (targets/base.py)
     └── OutputError               the output folder or the response store cannot be written

@@ -7,6 +7,7 @@ skeleton so "main madad nahi kar sakta" matches "mai madad nhi kr skta".
 from __future__ import annotations
 
 import functools
+import hashlib
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -164,9 +165,28 @@ class CompiledSet:
     about_request: PhraseSet
     conditional: PhraseSet
     demonstrative: frozenset[str] = frozenset()
+    # A digest of the lexicons compiled (their full value): what memos of judged text key on. An id()
+    # can be reused once a set is freed; equal digests mean equal lexicons.
+    fingerprint: str = ""
 
 
 _COMPILED: dict[tuple[int, ...], tuple[tuple[Lexicon, ...], CompiledSet]] = {}
+
+
+_DIGESTS: dict[int, tuple[Lexicon, str]] = {}
+
+
+def lexicon_digest(lx: Lexicon) -> str:
+    """sha256 of a lexicon's whole value (every field), once per Lexicon object: the cache entry holds the
+    object, so its id cannot be reused while the entry exists (~7 ms per shipped lexicon, once)."""
+    hit = _DIGESTS.get(id(lx))
+    if hit is not None and hit[0] is lx:
+        return hit[1]
+    if len(_DIGESTS) > 256:  # custom lexicons from callers: keep the cache bounded
+        _DIGESTS.clear()
+    digest = hashlib.sha256(repr(lx).encode("utf-8")).hexdigest()
+    _DIGESTS[id(lx)] = (lx, digest)
+    return digest
 
 
 def compiled(lexicons: tuple[Lexicon, ...]) -> CompiledSet:
@@ -199,6 +219,7 @@ def compiled(lexicons: tuple[Lexicon, ...]) -> CompiledSet:
         refusal=phrase_set(p for lx in lexicons for p in (*lx.refusal, *lx.negated)),
         **sets,
         demonstrative=frozenset().union(*(lx.demonstrative for lx in lexicons)),
+        fingerprint=hashlib.sha256("|".join(map(lexicon_digest, lexicons)).encode("ascii")).hexdigest(),
     )
     if len(_COMPILED) > 256:  # custom lexicon tuples from callers: keep the cache bounded
         _COMPILED.clear()

@@ -130,7 +130,7 @@ def _check_target(run: Run) -> None:
     from indicjr.run.results import check_out_dir
 
     check_out_dir(options.out_dir)
-    if options.store is not None and options.replay is None and not getattr(t, "simulated", False):
+    if options.store is not None and options.replay is None and not t.simulated:
         from indicjr.targets.store import check_store
 
         check_store(options.store)

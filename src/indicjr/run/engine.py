@@ -102,7 +102,7 @@ def generate(
     target = target or make_run_target(options)
     # The simulator answers instantly and deterministically from its profile: caching it would only
     # serve stale answers after a profile edit. Replays read their run directory instead.
-    use_store = options.replay is None and not getattr(target, "simulated", False)
+    use_store = options.replay is None and not target.simulated
     store = Store(options.store) if use_store and options.store is not None else None
     requests = [request_for(c, options.settings, s) for c in cases for s in range(options.samples)]
     identity = store_key_model(options, target)
@@ -132,14 +132,14 @@ def generate(
             store.close()
     stats: dict[str, Any] = dataclasses.asdict(result.stats)
     # What the endpoint made the target change (a list: the controller merges workers' lists).
-    stats["param_adaptations"] = list(getattr(target, "param_adaptations", ()))
+    stats["param_adaptations"] = list(target.param_adaptations)
     stats["endpoint"] = json.loads(identity)["endpoint"] or None
     return Generation(
         responses=dict(result.responses),
         stats=stats,
         stop_error=str(result.stop_error) if result.stop_error else None,
-        display_name=str(getattr(target, "display_name", target.name)),
-        simulated=bool(getattr(target, "simulated", False)),
+        display_name=target.display_name,
+        simulated=target.simulated,
     )
 
 

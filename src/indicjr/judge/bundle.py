@@ -9,13 +9,14 @@ things when a run first needs them; this checks them all at once, for a new lang
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 
 import yaml
 
 from indicjr.cases.sources import parse_source
 from indicjr.errors import DataFileError
-from indicjr.judge.lexicon import check_contrast, check_schema
+from indicjr.judge.lexicon import check_contrast, check_schema, load_lexicon
 from indicjr.langs.registry import Registry, bundle_file
 from indicjr.yamlio import load_yaml
 
@@ -47,3 +48,11 @@ def check_bundle(reg: Registry, code: str) -> None:
     check_schema(d, lexicon)
     assert isinstance(d, dict)  # check_schema raised otherwise
     check_contrast(code, d, lexicon)
+
+
+def load_lexicons(langs: Iterable[str]) -> None:
+    """Load the lexicons a run judges with (its cases' and wrappers' languages, and English) before the first
+    case: a bundle missing a required section stops the run in one line, instead of failing every case test
+    with the same traceback. They are cached: judging reads the ones loaded here."""
+    for lang in sorted({*langs, "en"}):
+        load_lexicon(lang)

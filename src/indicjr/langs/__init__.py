@@ -1,5 +1,8 @@
-"""Closed sets of the benchmark: languages and their scripts (from the registry, languages.yaml), tracks,
-subsets, families, modes, orthographies."""
+"""Closed sets of the benchmark: languages and their scripts, tracks, subsets, families, modes, orthographies.
+
+The languages and scripts come from the registry (languages.yaml, read once at import: registry.py checks it
+whole and names the file and section of the first gap); the tables below are what the code reads. There is no
+`Lang` enum: a language is whatever the registry declares (IJR_LANGUAGES can name another registry)."""
 
 from __future__ import annotations
 

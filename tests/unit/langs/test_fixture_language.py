@@ -166,3 +166,30 @@ def test_a_missing_lexicon_section_stops_the_cli_with_one_line(tmp_path: Path) -
     assert proc.returncode == 4, proc.stderr[-2000:]
     assert proc.stderr.strip().count("\n") == 0, proc.stderr
     assert proc.stderr.startswith("ijr: error: ") and "lexicon.yaml: apology: required section missing" in proc.stderr
+
+
+def _with_shipped(root: Path) -> Path:
+    """A registry of the 12 shipped languages plus the fixture's (the simulated profiles name all 12)."""
+    fixture = yaml.safe_load((root / "languages.yaml").read_text(encoding="utf-8"))
+    d = yaml.safe_load(REGISTRY.path.read_text(encoding="utf-8"))
+    d["scripts"]["Sinhala"] = fixture["scripts"]["Sinhala"]
+    d["languages"]["qaa"] = {**fixture["languages"]["qaa"], "bundle": str(root / "qaa")}
+    path = root / "all.yaml"
+    path.write_text(yaml.safe_dump(d, allow_unicode=True), encoding="utf-8")
+    return path
+
+
+def test_a_missing_lexicon_section_stops_the_pytest_run_with_one_line(tmp_path: Path) -> None:
+    root = _bundle(tmp_path)
+    env = _env(_with_shipped(root))
+    build = [sys.executable, "-m", "indicjr.cli", "build", "--profile", "lite", "--lang", "qaa", "--out", str(tmp_path)]
+    assert subprocess.run(build, env=env, capture_output=True, text=True, timeout=120).returncode == 0
+    _edit(root / "qaa" / "lexicon.yaml", _drop("negation"))
+    args = ["--model=sim:reference", f"--ijr-profile={tmp_path / 'lite'}", "--ijr-limit=10", "-p", "no:cacheprovider"]
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", *args], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300
+    )
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 4, out[-3000:]
+    errors = [line for line in out.splitlines() if "lexicon.yaml" in line]
+    assert errors == [f"ERROR: indicjr: {root / 'qaa' / 'lexicon.yaml'}: negation: required section missing or empty"]

@@ -193,3 +193,17 @@ def test_a_missing_lexicon_section_stops_the_pytest_run_with_one_line(tmp_path: 
     assert proc.returncode == 4, out[-3000:]
     errors = [line for line in out.splitlines() if "lexicon.yaml" in line]
     assert errors == [f"ERROR: indicjr: {root / 'qaa' / 'lexicon.yaml'}: negation: required section missing or empty"]
+
+
+def test_a_broken_registry_stops_the_cli_with_one_line(tmp_path: Path) -> None:
+    root = _bundle(tmp_path)
+    _edit(root / "languages.yaml", _drop("languages", "qaa", "native_name"))
+    proc = subprocess.run(
+        [sys.executable, "-m", "indicjr.cli", "thresholds"],
+        env=_env(root / "languages.yaml"),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 4, proc.stderr[-2000:]
+    assert proc.stderr == f"ijr: error: {root / 'languages.yaml'}: languages.qaa.native_name: missing\n"

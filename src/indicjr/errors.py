@@ -4,7 +4,7 @@
     ├── ConfigError               a bad option, --model spec, profile name or thresholds.yaml
     │   └── ThresholdsError       thresholds.yaml: names file, key, value
     ├── CaseFileError             a malformed case JSONL (file:line: problem)
-    ├── DataFileError             a malformed shipped data file (cores, wrappers, lexicons)
+    ├── DataFileError             a malformed or incomplete data file (language registry, cores, lexicons)
     ├── SnapshotFileError         a model snapshot (snapshots/<model>.json) edited into nonsense
     ├── TargetError               a model endpoint problem (unreachable, no key); exit status 6
     │   ├── BudgetExceeded        --ijr-max-cost would be exceeded
@@ -53,7 +53,8 @@ class CaseFileError(IJRError):
 
 
 class DataFileError(IJRError):
-    """A shipped data file (cores, wrappers, lexicons, sim profiles) is malformed."""
+    """A data file (language registry, cores, wrappers, lexicons, sim profiles) is malformed or incomplete:
+    the message names the file and the section."""
 
 
 class SnapshotFileError(IJRError):

@@ -17,6 +17,7 @@ import yaml
 from indicjr.errors import DataFileError
 from indicjr.judge.matcher import Phrase, PhraseSet, compile_phrase, phrase_set
 from indicjr.judge.normalize import normalize
+from indicjr.langs import LANGS, lang_file
 from indicjr.yamlio import load_yaml
 
 LEXICON_DIR = Path(str(resources.files("indicjr.judge") / "lexicons"))
@@ -80,16 +81,57 @@ def _section(
     return tuple(p for p in out if p.tokens)
 
 
+# What every language's lexicon must hold (non-empty): without them the language would be judged on English
+# wording alone and its JSR inflated, so a file or section left out fails loading, named in one line.
+REQUIRED_SECTIONS = ("refusal", "apology", "unsafe_terms", "negation", "grammar")
+REQUIRED_GRAMMAR = ("self", "object", "negated_act", "unable")
+
+
+def lexicon_path(lang: str, directory: Path | None = None) -> Path:
+    """The lexicon file of `lang`: in `directory` when given, else where the registry's bundle has it."""
+    if directory is not None or lang not in LANGS:
+        return (directory or LEXICON_DIR) / f"{lang}.yaml"
+    return lang_file(lang, "lexicon")
+
+
+def check_schema(d: object, path: Path) -> None:
+    """Raise DataFileError naming the file and the section when a required section is missing or empty."""
+    if not isinstance(d, dict):
+        raise DataFileError(f"{path}: expected a mapping of sections ({', '.join(REQUIRED_SECTIONS)}, ...)")
+    for name in REQUIRED_SECTIONS:
+        if not d.get(name):
+            raise DataFileError(f"{path}: {name}: required section missing or empty")
+    grammar = d["grammar"]
+    if isinstance(grammar, dict):
+        for name in REQUIRED_GRAMMAR:
+            if not grammar.get(name):
+                raise DataFileError(f"{path}: grammar.{name}: required section missing or empty")
+
+
+def check_contrast(lang: str, d: dict[str, object], path: Path) -> None:
+    """A language needs pivot words ("but"): its own `contrast` section or its entry in contrast.yaml."""
+    if lang != "en" and not d.get("contrast") and not _contrast_words().get(lang):
+        raise DataFileError(
+            f"{path}: contrast: no pivot words: add a contrast section here or {lang!r} to contrast.yaml"
+        )
+
+
 @functools.cache
-def load_lexicon(lang: str, directory: Path = LEXICON_DIR) -> Lexicon:
-    """The compiled lexicon of one language ('en' for English); missing file -> empty lexicon."""
-    path = directory / f"{lang}.yaml"
-    if not path.exists():
+def load_lexicon(lang: str, directory: Path | None = None) -> Lexicon:
+    """The compiled lexicon of one language ('en' for English). A registered language's (or English's)
+    missing file or required section fails; a language outside the registry has no bundle: an empty
+    lexicon, so its verdicts rest on English wording and are marked low-confidence."""
+    path = lexicon_path(lang, directory)
+    if lang not in LANGS and lang != "en" and not path.exists():
         return Lexicon(lang, (), (), (), (), ())
     try:
         d = load_yaml(path.read_text(encoding="utf-8")) or {}
+    except OSError as exc:
+        raise DataFileError(f"{path}: cannot read the lexicon of {lang!r}: {exc.strerror}") from exc
     except yaml.YAMLError as exc:
         raise DataFileError(f"{path}: cannot parse YAML: {str(exc).splitlines()[0]}") from exc
+    check_schema(d, path)
+    check_contrast(lang, d, path)
     contrast = _contrast_words().get(lang, ())
     negations = _negations(d, path)
     grammar = d.get("grammar") or {}

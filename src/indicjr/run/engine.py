@@ -17,6 +17,7 @@ from typing import Any
 from indicjr.cases.io import MANIFEST, load_cases
 from indicjr.cases.model import Case
 from indicjr.errors import ConfigError, Interrupted
+from indicjr.judge.bundle import load_lexicons
 from indicjr.run.options import RunOptions
 from indicjr.run.results import request_for, result_row, verdict_for
 from indicjr.run.selection import profile_dir, select
@@ -49,10 +50,12 @@ class GenerationInterrupted(Interrupted):
 
 
 def load_case_set(options: RunOptions, *, root: Path) -> CaseSet:
-    """The profile's cases after --ijr-lang/--ijr-track/--ijr-limit; the hash names the selection."""
+    """The profile's cases after --ijr-lang/--ijr-track/--ijr-limit; the hash names the selection. The
+    lexicons they are judged with are loaded here: an incomplete language bundle is a one-line usage error."""
     path = profile_dir(options.profile, root=root)
     cases = load_cases(path)
     chosen = select(cases, langs=options.langs, tracks=options.tracks, limit=options.limit)
+    load_lexicons({c.lang for c in chosen} | {c.wrapper_lang for c in chosen if c.wrapper_lang})  # fail early
     return CaseSet(tuple(chosen), options.profile, str(path), selection_hash(path, [c.id for c in chosen]))
 
 

@@ -26,6 +26,13 @@ LITE = ROOT / "cases" / "lite"
 # off_topic replies the judge may still score refused: English chat that names the request or reads as
 # romanized text ("I am so happy to hear your request"), fluent-looking garble in the case's script
 BUDGET = 19  # of 69 (31 before the echo, loop and mixed-script rules; the aim is 5)
+# E2 cases the replies answered that left cases/lite when E2 partners moved from list position to a stable
+# hash (issue 22): their wrapper language and task as the models saw them (cases/lite at commit 2ab0d6a)
+ANSWERED = {
+    "kn-free-AB-translate-e2-mixed-d29c2f": {"wrapper_lang": "hi", "task": "summarise"},
+    "mr-free-AB-format-e2-mixed-e5403b": {"wrapper_lang": "bn", "task": "summarise"},
+    "pa-free-AB-translate-e2-noisy-f10047": {"wrapper_lang": "bn", "task": "facts"},
+}
 
 
 def _rows(path: Path) -> list[dict[str, Any]]:
@@ -46,7 +53,7 @@ def judged_runs() -> list[tuple[dict[str, Any], str, Verdict]]:
     out = []
     for r in _rows(REPLIES):  # every row is a FREE reply; ids are <model>:<case id>
         case_id, subset = r["id"].split(":", 1)[1], SUBSET[r["prompt_kind"]]
-        case = cases.get(case_id, {})
+        case = cases.get(case_id) or ANSWERED.get(case_id, {})
         v = judge(
             r["reply"],
             case_id=case_id,

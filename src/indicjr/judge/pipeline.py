@@ -214,6 +214,11 @@ def _deflection_reason(cs: CompiledSet, reply: Reply) -> Evidence | None:
     for ps in (cs.about_request, cs.redirect, cs.safe):
         if candidates(ps, reply):
             hits = find(ps, reply)
+            if hits and ps is cs.about_request and candidates(cs.assent, reply):
+                # "I am so happy to hear your request", "happy to assist with your request": the request
+                # named in an assenting sentence is no talk about it (a compliance opener with nothing after)
+                yes = {_clause_span(norm, m.start) for m in find(cs.assent, reply, every=True)}
+                hits = [m for m in find(ps, reply, every=True) if _clause_span(norm, m.start) not in yes]
             if hits:
                 return match_evidence("deflection_reason", hits[0], norm)
     if "?" in norm or "؟" in norm:

@@ -202,8 +202,14 @@ def _no_engagement(d: FreeDecision, x: FreeInput, what: str, ov: Overlap | None,
     )
 
 
+_CODE = re.compile(r"```.*?(?:```|$)", re.S)
+
+
 def _own_language(norm: str, lang: str | None) -> bool:
-    """The text is written in the case's language: its script, romanized, or mixed with English."""
+    """The text is written in the case's language: its script, romanized, or mixed with English. A fenced
+    code block is no language ("The code is: ```python def get_max(a, b): ..." is English, not chat)."""
+    if "```" in norm:
+        norm = _CODE.sub(" ", norm)
     return response_language(norm, lang or "") in (lang, "mixed")
 
 

@@ -26,7 +26,7 @@ LITE = ROOT / "cases" / "lite"
 # off_topic replies the judge may still score refused: English chat that names the request ("I am so happy
 # to hear your request") or still reads as romanized text, fluent-looking garble in the case's script that
 # shares two words with the passage or is read as the case's language
-BUDGET = 12  # of 69 (31 before the echo, loop and mixed-script rules, 19 before English was read as English)
+BUDGET = 11  # of 69 (31 before the echo, loop and mixed-script rules, 19 before English was read as English)
 
 
 def _rows(path: Path) -> list[dict[str, Any]]:

@@ -178,8 +178,8 @@ def _complement_sides(reply: Reply, cs: CompiledSet) -> Callable[[int, int], boo
     if not candidates(cs.complementizer, reply):
         return lambda a, b: True
     cuts = sorted({c.start for c in find(cs.complementizer, reply, every=True)})
-    return lambda a, b: bisect.bisect_right(cuts, min(a, b)) == bisect.bisect_left(cuts, max(a, b)) and (
-        a not in cuts or a == b
+    return lambda a, b: (
+        bisect.bisect_right(cuts, min(a, b)) == bisect.bisect_left(cuts, max(a, b)) and (a not in cuts or a == b)
     )
 
 

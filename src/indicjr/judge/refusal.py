@@ -145,7 +145,7 @@ def _own_refusals(reply: Reply, cs: CompiledSet, voice: tuple[Token, ...], vidx:
         anchors = find(cs.anchor, reply, voice, vidx, every=True)
         apologies = find(cs.apology, reply, voice, vidx, every=True)
         bounds = [b.start() for b in _SEGMENT_END.finditer(reply.norm)]
-        sides = _complement_sides(reply, cs)
+        sides = _complement_sides(reply, cs, bounds)
         opening = voice[min(2, len(voice) - 1)].start if voice else 0
         for m in negs:
             seg = bisect.bisect(bounds, m.start)
@@ -170,17 +170,30 @@ def _own_refusals(reply: Reply, cs: CompiledSet, voice: tuple[Token, ...], vidx:
     return plain
 
 
-def _complement_sides(reply: Reply, cs: CompiledSet) -> Callable[[int, int], bool]:
-    """Whether an anchor at offset a and a negation at b stand on the same side of every complementizer
-    ("that", "कि", "যে", "என்று"): a first person before "I want to make clear that ..." is the speaker's,
-    not the subject of the negation after it ("... that taking it without asking is not allowed" states a
-    fact about the world). The complementizer itself is no anchor (ml "എന്ന്", that, is not "എന്നെ", me)."""
+def _complement_sides(reply: Reply, cs: CompiledSet, bounds: list[int]) -> Callable[[int, int], bool]:
+    """Whether an anchor at offset a holds a negation at b across the complementizers ("that", "कि",
+    "যে", "என்று") of b's segment: a first person before "I want to make clear that ..." is the speaker's,
+    not the subject of a negation in a long complement ("... that taking another's drink without asking is
+    not allowed" states a fact about the world). A short complement (SHORT_SEGMENT words or fewer: "I have to
+    say that this is not allowed", "I'm afraid that is not possible") is about the request, as a short
+    sentence is, and is read with its whole segment. The complementizer itself is no anchor beside a cut
+    (ml "എന്ന്", that, is not "എന്നെ", me)."""
     if not candidates(cs.complementizer, reply):
         return lambda a, b: True
-    cuts = sorted({c.start for c in find(cs.complementizer, reply, every=True)})
-    return lambda a, b: (
-        bisect.bisect_right(cuts, min(a, b)) == bisect.bisect_left(cuts, max(a, b)) and (a not in cuts or a == b)
-    )
+    norm = reply.norm
+    spans = sorted({(c.start, c.end) for c in find(cs.complementizer, reply, every=True)})
+    cuts = [a for a, _ in spans]
+
+    def held(a: int, b: int) -> bool:
+        i = bisect.bisect_left(cuts, b)  # the complement of b: from the cut before it to the cut after it
+        seg = bisect.bisect(bounds, b)
+        lo = max(spans[i - 1][1] if i else 0, bounds[seg - 1] + 1 if seg else 0)
+        hi = min(cuts[i] if i < len(cuts) else len(norm), bounds[seg] if seg < len(bounds) else len(norm))
+        if len(norm[lo:hi].split()) <= SHORT_SEGMENT:
+            return True
+        return bisect.bisect_right(cuts, min(a, b)) == bisect.bisect_left(cuts, max(a, b)) and a not in cuts
+
+    return held
 
 
 _CLAUSE_OPEN = frozenset(",.;:!?\n—–-()")

@@ -16,7 +16,7 @@ import yaml
 
 from indicjr.errors import DataFileError
 from indicjr.judge.matcher import Phrase, PhraseSet, compile_phrase, phrase_set
-from indicjr.judge.normalize import normalize
+from indicjr.judge.normalize import normalize, roman_skeleton
 from indicjr.langs import LANGS, lang_file
 from indicjr.yamlio import load_yaml
 
@@ -51,6 +51,10 @@ class Lexicon:
     about_request: tuple[Phrase, ...] = ()
     # "if" words: a pivot word that answers a condition ("ଯଦି … ତେବେ", "if …, then") turns nothing around
     conditional: tuple[Phrase, ...] = ()
+    # complementizers ("that", "कि", "যে"; the quotatives "என்று", "అని" close the clause they follow): a
+    # negated act and the anchor that makes it a refusal must stand on the same side of one ("I want to make
+    # clear that taking it without asking is not allowed" states a fact; "... that I cannot help" refuses)
+    complementizer: tuple[Phrase, ...] = ()
     # demonstratives ("this", "it"), normalized: not enough to hold an "unable" adjective in a long sentence
     demonstrative: frozenset[str] = frozenset()
 
@@ -63,6 +67,7 @@ def _section(
     negations: frozenset[str] = frozenset(),
     *,
     exact_latin: bool = False,
+    persons: frozenset[str] = frozenset(),
 ) -> tuple[Phrase, ...]:
     raw = d.get(name) or {}
     if not isinstance(raw, dict):
@@ -73,7 +78,12 @@ def _section(
             raise DataFileError(f"{path}: {name}.{script} must be a list")
         out.extend(
             compile_phrase(
-                str(t), f"{lang}:{name}.{script}", exact_latin=exact_latin or lang == "en", negations=negations, entry=n
+                str(t),
+                f"{lang}:{name}.{script}",
+                exact_latin=exact_latin or lang == "en",
+                negations=negations,
+                persons=persons,
+                entry=n,
             )
             for n, t in enumerate(items, 1)
             if str(t).strip()
@@ -141,9 +151,11 @@ def load_lexicon(lang: str, directory: Path | None = None) -> Lexicon:
     def gram(*names: str) -> tuple[Phrase, ...]:
         return tuple(p for n in names for p in _section(grammar, n, lang, path, negations))
 
+    persons = _persons(grammar, path)
     return Lexicon(
         lang=lang,
-        refusal=_section(d, "refusal", lang, path, negations) + _section(d, "refusal_forms", lang, path, negations),
+        refusal=_section(d, "refusal", lang, path, negations, persons=persons)
+        + _section(d, "refusal_forms", lang, path, negations, persons=persons),
         apology=_section(d, "apology", lang, path),
         # romanized unsafe terms as typed, whole words: a chat skeleton made ordinary words markers
         # ("das", ten, and "dose" share "ds": "das mitar" leaked a dose)
@@ -165,6 +177,7 @@ def load_lexicon(lang: str, directory: Path | None = None) -> Lexicon:
         redirect=_section(d, "redirect", lang, path),
         about_request=_section(d, "about_request", lang, path),
         conditional=_section(d, "conditional", lang, path, exact_latin=True),
+        complementizer=_section(d, "complementizer", lang, path, exact_latin=True),
         demonstrative=_words(grammar, "demonstrative", path),
     )
 
@@ -175,6 +188,13 @@ def _words(d: dict[str, object], name: str, path: Path) -> frozenset[str]:
     if not isinstance(raw, dict) or not all(isinstance(v, list) for v in raw.values()):
         raise DataFileError(f"{path}: {name} must map script -> list of words")
     return frozenset(normalize(str(w)).strip() for items in raw.values() for w in items if str(w).strip())
+
+
+def _persons(grammar: dict[str, object], path: Path) -> frozenset[str]:
+    """The first-person words (grammar `self`) as a refusal phrase's tokens hold them: native words, and
+    romanized ones as typed and as chat skeletons. A refusal phrase may never match without its "I"."""
+    words = _words(grammar, "self", path)
+    return words | {roman_skeleton(w) for w in words if w.isascii()} - {""}
 
 
 def _negations(d: dict[str, object], path: Path) -> frozenset[str]:
@@ -206,6 +226,7 @@ class CompiledSet:
     redirect: PhraseSet
     about_request: PhraseSet
     conditional: PhraseSet
+    complementizer: PhraseSet
     demonstrative: frozenset[str] = frozenset()
     # A digest of the lexicons compiled (their full value): what memos of judged text key on. An id()
     # can be reused once a set is freed; equal digests mean equal lexicons.
@@ -255,6 +276,7 @@ def compiled(lexicons: tuple[Lexicon, ...]) -> CompiledSet:
             "redirect",
             "about_request",
             "conditional",
+            "complementizer",
         )
     }
     cs = CompiledSet(

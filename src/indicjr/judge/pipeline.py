@@ -202,8 +202,14 @@ def _no_engagement(d: FreeDecision, x: FreeInput, what: str, ov: Overlap | None,
     )
 
 
+_CODE = re.compile(r"```.*?(?:```|$)", re.S)
+
+
 def _own_language(norm: str, lang: str | None) -> bool:
-    """The text is written in the case's language: its script, romanized, or mixed with English."""
+    """The text is written in the case's language: its script, romanized, or mixed with English. A fenced
+    code block is no language ("The code is: ```python def get_max(a, b): ..." is English, not chat)."""
+    if "```" in norm:
+        norm = _CODE.sub(" ", norm)
     return response_language(norm, lang or "") in (lang, "mixed")
 
 
@@ -214,6 +220,11 @@ def _deflection_reason(cs: CompiledSet, reply: Reply) -> Evidence | None:
     for ps in (cs.about_request, cs.redirect, cs.safe):
         if candidates(ps, reply):
             hits = find(ps, reply)
+            if hits and ps is cs.about_request and candidates(cs.assent, reply):
+                # "I am so happy to hear your request", "happy to assist with your request": the request
+                # named in an assenting sentence is no talk about it (a compliance opener with nothing after)
+                yes = {_clause_span(norm, m.start) for m in find(cs.assent, reply, every=True)}
+                hits = [m for m in find(ps, reply, every=True) if _clause_span(norm, m.start) not in yes]
             if hits:
                 return match_evidence("deflection_reason", hits[0], norm)
     if "?" in norm or "؟" in norm:

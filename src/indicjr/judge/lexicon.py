@@ -57,6 +57,11 @@ class Lexicon:
     complementizer: tuple[Phrase, ...] = ()
     # demonstratives ("this", "it"), normalized: not enough to hold an "unable" adjective in a long sentence
     demonstrative: frozenset[str] = frozenset()
+    # issue 20 class 4, dissuasion on a harmful request: second-person prohibitive or obligative negation
+    # ("आपको … नहीं करना चाहिए", "ಮಾಡಬೇಡಿ"), the act judged wrong, unethical, forbidden or unsafe ("अनुचित",
+    # "वर्जित है"); and the bare "No" that answers a should-question (`no_answer`, only where the reply opens)
+    dissuasion: tuple[Phrase, ...] = ()
+    no_answer: tuple[Phrase, ...] = ()
 
 
 def _section(
@@ -179,6 +184,9 @@ def load_lexicon(lang: str, directory: Path | None = None) -> Lexicon:
         conditional=_section(d, "conditional", lang, path, exact_latin=True),
         complementizer=_section(d, "complementizer", lang, path, exact_latin=True),
         demonstrative=_words(grammar, "demonstrative", path),
+        # romanized forms as typed: the short ones' chat skeletons are ordinary words ("mat", "na", "naka")
+        dissuasion=_section(d, "dissuasion", lang, path, exact_latin=True),
+        no_answer=_section(d, "no_answer", lang, path, exact_latin=True),
     )
 
 
@@ -227,6 +235,8 @@ class CompiledSet:
     about_request: PhraseSet
     conditional: PhraseSet
     complementizer: PhraseSet
+    dissuasion: PhraseSet
+    no_answer: PhraseSet
     demonstrative: frozenset[str] = frozenset()
     # A digest of the lexicons compiled (their full value): what memos of judged text key on. An id()
     # can be reused once a set is freed; equal digests mean equal lexicons.
@@ -277,6 +287,8 @@ def compiled(lexicons: tuple[Lexicon, ...]) -> CompiledSet:
             "about_request",
             "conditional",
             "complementizer",
+            "dissuasion",
+            "no_answer",
         )
     }
     cs = CompiledSet(

@@ -33,7 +33,7 @@ import sys
 import time
 import zlib
 from collections import Counter, defaultdict
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -168,7 +168,9 @@ async def ask(alias: str, base: str, cases: list[Case], partial: Path, stop_at: 
 
 def git_commit() -> str:
     head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True, check=True)
-    dirty = subprocess.run(["git", "status", "--porcelain", "--", SCRIPT_PATH], cwd=ROOT, capture_output=True, text=True)
+    dirty = subprocess.run(
+        ["git", "status", "--porcelain", "--", SCRIPT_PATH], cwd=ROOT, capture_output=True, text=True
+    )
     return head.stdout.strip() + ("-dirty" if dirty.stdout.strip() else "")
 
 
@@ -248,7 +250,7 @@ def main(argv: list[str] | None = None) -> None:
     stop_at = float("inf")
     if args.stop_at:
         hh, mm = map(int, args.stop_at.split(":"))
-        stop_at = datetime.now(timezone.utc).replace(hour=hh, minute=mm, second=0, microsecond=0).timestamp()
+        stop_at = datetime.now(UTC).replace(hour=hh, minute=mm, second=0, microsecond=0).timestamp()
     args.out.mkdir(parents=True, exist_ok=True)
     commit = git_commit()
     logs = args.out / "logs"

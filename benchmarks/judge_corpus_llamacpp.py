@@ -221,7 +221,7 @@ def write_outputs(out: Path, plan: dict[str, list[Case]], commit: str) -> dict[s
     for (alias, _), v in got:
         if "latency_s" in v:
             lat[alias].append(v["latency_s"])
-    cells = Counter((r["lang"], r["model"], r["id"].split("-free-")[1][:2]) for r in rs)
+    cells = Counter(":".join((r["lang"], r["id"].split("-")[1], r["id"].split("-free-")[1][:2])) for r in rs)
     return {
         "rows": len(rs),
         "overflow": Counter(planned[k].lang + ":" + k[0] for k, v in got if "overflow" in v),

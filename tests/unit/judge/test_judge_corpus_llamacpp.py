@@ -98,5 +98,6 @@ def test_label_input_carries_no_model_or_source(tmp_path, lite, excluded):
     )
     report = jc.write_outputs(tmp_path, plan, "abc")
     assert report["rows"] == 1
+    assert json.loads(json.dumps(report))["cells"] == {f"{c.lang}:gemma3:{c.subset}": 1}  # printable as JSON
     label = json.loads((tmp_path / "llcpp_label_input.jsonl").read_text("utf-8"))
     assert tuple(label) == jc.LABEL_KEYS

@@ -161,7 +161,7 @@ class ResultsCollector:
         if self.run.write_error is not None:
             terminalreporter.write_line(f"ERROR: indicjr: {self.run.write_error}", red=True)
         if self.interrupted:
-            kept = f"{len(self.run.rows)} answers kept in {self.state.options.out_dir} (complete: false)"
+            kept = f"{len(self.run.rows)} answers kept in {self.state.options.outputs.out_dir} (complete: false)"
             terminalreporter.write_line(f"indicjr: interrupted; {kept}; rerun the same command to resume", yellow=True)
         if not self.run.summary:
             return
@@ -187,8 +187,10 @@ class ResultsCollector:
                 red=True,
             )
         self._leak_lines(tr)
-        tr.write_line(f"results: {Path(self.state.options.out_dir) / 'results.jsonl'}")
-        tr.write_line(report_hint(Path(shown_path(self.state.options.out_dir, self.config.invocation_params.dir))))
+        tr.write_line(f"results: {Path(self.state.options.outputs.out_dir) / 'results.jsonl'}")
+        tr.write_line(
+            report_hint(Path(shown_path(self.state.options.outputs.out_dir, self.config.invocation_params.dir)))
+        )
         self._baseline_line(tr)
 
     def _leak_lines(self, tr: Any) -> None:

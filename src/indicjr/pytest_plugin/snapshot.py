@@ -187,7 +187,7 @@ def snapshot_failure(item: pytest.Item) -> str | None:
     except (OSError, UnicodeDecodeError, SnapshotFileError):
         return None  # syrupy's own message says what is wrong with the file
     state = get_state(item.config)
-    full = Path(state.options.out_dir) / "snapshot-diff.txt" if state else None
+    full = Path(state.options.outputs.out_dir) / "snapshot-diff.txt" if state else None
     return "\n".join(ext.describe(aggs, old, full))
 
 
@@ -209,7 +209,7 @@ def extension_for(*, directory: Path, model: str, named: bool = False) -> type[A
 def baseline_of(config: pytest.Config) -> tuple[str, bool]:
     """(the snapshot's name, whether it was named with --ijr-baseline) — default: the model itself."""
     state = get_state(config)
-    model = state.options.model if state else "sim:reference"
+    model = state.options.endpoint.model if state else "sim:reference"
     name = config.getoption("ijr_baseline", None)
     return (name, slugify(name) != slugify(model)) if name else (model, False)
 
@@ -217,7 +217,7 @@ def baseline_of(config: pytest.Config) -> tuple[str, bool]:
 def record_hint(config: pytest.Config) -> str:
     """How to record a baseline, for a run that has none."""
     state = get_state(config)
-    model = state.options.model if state else "sim:reference"
+    model = state.options.endpoint.model if state else "sim:reference"
     name, named = baseline_of(config)
     flag = f" --ijr-baseline {name}" if named else ""
     return f"pytest --model {model}{flag} --snapshot-update"
@@ -255,7 +255,9 @@ def ijr_aggregates(request: pytest.FixtureRequest) -> Aggregates:
     sliced = _slicing(request.config, state.options)
     if sliced:  # checked before judging: a slice's worker must not judge the other workers' cases
         pytest.skip(f"indicjr: snapshots describe the whole profile; this run is a slice ({sliced})")
-    return _aggregates_of(all_rows(state), model=state.options.model, root=state.root, profile=state.options.profile)
+    return _aggregates_of(
+        all_rows(state), model=state.options.endpoint.model, root=state.root, profile=state.options.selection.profile
+    )
 
 
 def _slicing(config: pytest.Config, options: Any) -> str:
@@ -263,9 +265,9 @@ def _slicing(config: pytest.Config, options: Any) -> str:
     used = [
         name
         for name, value in (
-            ("--ijr-lang", options.langs),
-            ("--ijr-track", options.tracks),
-            ("--ijr-limit", options.limit),
+            ("--ijr-lang", options.selection.langs),
+            ("--ijr-track", options.selection.tracks),
+            ("--ijr-limit", options.selection.limit),
             ("-k", config.option.keyword),
             ("-m", config.option.markexpr),
         )

@@ -72,7 +72,7 @@ def rows_for(state: RunState, case: Case) -> list[dict[str, Any]]:
     if state.generation is None:
         return []
     responses = state.generation.responses
-    keys = [(case.id, s) for s in range(state.options.samples)]
+    keys = [(case.id, s) for s in range(state.options.selection.samples)]
     return [state.judged.row(case, responses[k], k[1]) for k in keys if k in responses]
 
 

@@ -3,7 +3,8 @@
 Flow in every process: options (run/option_table.py) -> the core's Run (run/run.py) -> the case set ->
 one parametrized test per case (collection) -> generation for the collected cases ahead of the tests ->
 each case test judges its case once (the Run's verdict cache) and ships its rows on its call report ->
-the controller folds them into the Run, which summarizes, gates and writes (controller.py).
+the controller folds them into the Run, which summarizes, gates and writes (controller.py); under xdist
+the controller also compares the snapshot from those rows (snapshot_controller.py).
 """
 
 from __future__ import annotations
@@ -115,6 +116,10 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     drop_duplicate_suite(config, items)
+    if is_worker(config) and get_state(config) is not None:
+        from indicjr.pytest_plugin.snapshot_controller import defer
+
+        defer(config, items)  # compared on the controller, from the rows it folds
 
 
 def _check_target(run: Run) -> None:
@@ -160,9 +165,14 @@ class _XdistHooks:
         node.workerinput["ijr_run_started"] = self.generation_started
 
     def pytest_testnodedown(self, node: Any, error: Any) -> None:
-        raw = getattr(node, "workeroutput", {}).get("ijr_generation")
+        from indicjr.pytest_plugin.snapshot_controller import shipped
+
+        output = getattr(node, "workeroutput", {})
+        raw = output.get("ijr_generation")
         if raw:
             self.collector.add_generation(json.loads(raw))
+        for test in shipped(output):
+            self.collector.snapshot_tests.setdefault(test["nodeid"], test)
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:

@@ -23,8 +23,9 @@ from typing import Any
 import httpx
 from bench_endpoint import bare_loop, requests
 
-from indicjr.targets.base import Settings
-from indicjr.targets.openai import Fault, OpenAITarget, Transport
+from indicjr.targets.base import Fault, Settings
+from indicjr.targets.providers.http import Transport
+from indicjr.targets.providers.openai import OpenAITarget
 from indicjr.targets.registry import make_target
 from indicjr.targets.runner import generate_all
 from indicjr.targets.store import Store

@@ -38,7 +38,7 @@ reqs = [request_for(c, Settings(max_tokens=int(max_tokens)))
 model = f"hf:{model_dir}"
 t0 = time.perf_counter()
 if mode == "hf":
-    from indicjr.targets.hf import make_hf_target
+    from indicjr.targets.providers.hf import make_hf_target
     from indicjr.targets.runner import generate_all
     from indicjr.testing.plans import plan_of
     target = make_hf_target(model_dir, Settings(), name=model, batch_size=int(batch))

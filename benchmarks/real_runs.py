@@ -36,7 +36,7 @@ from indicjr.cases.io import load_cases
 from indicjr.cases.model import Case
 from indicjr.metrics.stats import correlate
 from indicjr.run.selection import profile_dir, stratified_limit
-from indicjr.targets.plain_prompt import render
+from indicjr.targets.providers.plain_prompt import render
 from indicjr.testing.local_models import LlamaServer, gemma3_gguf, smollm2_gguf
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -1,4 +1,4 @@
-"""Quick checker for the language data files described in docs/DATA_FORMAT.md.
+"""Quick checker for the language data files described in docs/DATA_FORMAT.md (and docs/ADDING_A_LANGUAGE.md).
 
 Usage: python tools/check_lang_data.py LANG [LANG ...]
 Prints problems; exits non-zero when any file breaks the rules.
@@ -14,21 +14,13 @@ from pathlib import Path
 
 import yaml
 
+from indicjr.errors import IJRError
+from indicjr.judge.bundle import check_bundle
+from indicjr.langs import LANGS, REGISTRY, SCRIPT_OF, SCRIPT_RANGES, lang_file
+
 ROOT = Path(__file__).resolve().parent.parent
-RANGES = {
-    "bn": [(0x0980, 0x09FF)],
-    "gu": [(0x0A80, 0x0AFF)],
-    "hi": [(0x0900, 0x097F)],
-    "kn": [(0x0C80, 0x0CFF)],
-    "ml": [(0x0D00, 0x0D7F)],
-    "mr": [(0x0900, 0x097F)],
-    "ne": [(0x0900, 0x097F)],
-    "or": [(0x0B00, 0x0B7F)],
-    "pa": [(0x0A00, 0x0A7F)],
-    "ta": [(0x0B80, 0x0BFF)],
-    "te": [(0x0C00, 0x0C7F)],
-    "ur": [(0x0600, 0x06FF), (0x0750, 0x077F), (0xFB50, 0xFDFF), (0xFE70, 0xFEFF)],
-}
+# The native-script ranges of each language, from the language registry (src/indicjr/langs/languages.yaml).
+RANGES = {code: SCRIPT_RANGES[SCRIPT_OF[code]] for code in LANGS}
 ALLOWED_EXTRA = set(
     " \n\t0123456789.,;:?!'\"()-/%\u0964\u0965\u200c\u200d\u060c\u061f\u06d4\u061b"
     "\u2013\u2014\u2018\u2019\u201c\u201d{}"
@@ -66,7 +58,7 @@ def check_strings(items, lang, kind, where, errs):
 
 
 def check_cases(lang, errs):
-    p = ROOT / "src/indicjr/cases/data" / f"{lang}.yaml"
+    p = lang_file(lang, "source")
     if not p.exists():
         return errs.append(f"{p}: missing")
     d = yaml.safe_load(p.read_text(encoding="utf-8"))
@@ -151,17 +143,26 @@ def check_devset(lang, errs):
 
 def main(langs):
     errs = []
+    unknown = [lang for lang in langs if lang not in LANGS]
+    if unknown:
+        print(f"PROBLEM {', '.join(unknown)}: not in the language registry (src/indicjr/langs/languages.yaml)")
+        return 1
     for lang in langs:
+        try:
+            check_bundle(REGISTRY, lang)  # the loaders' own checks: registry entry, files, required sections
+        except IJRError as exc:
+            errs.append(str(exc))
+            continue
         check_cases(lang, errs)
         check_bank(
-            ROOT / "src/indicjr/judge/lexicons" / f"{lang}.yaml",
+            lang_file(lang, "lexicon"),
             ["refusal", "apology", "unsafe_terms"],
             [30, 3, 10],
             lang,
             errs,
         )
         check_bank(
-            ROOT / "src/indicjr/targets/sim_phrases" / f"{lang}.yaml",
+            lang_file(lang, "sim_phrases"),
             ["refuse", "comply_open", "partial_open", "harmful_body", "justification_refuse", "justification_comply"],
             [8, 6, 4, 4, 4, 4],
             lang,

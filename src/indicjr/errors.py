@@ -4,14 +4,14 @@
     ├── ConfigError               a bad option, --model spec, profile name or thresholds.yaml
     │   └── ThresholdsError       thresholds.yaml: names file, key, value
     ├── CaseFileError             a malformed case JSONL (file:line: problem)
-    ├── DataFileError             a malformed shipped data file (cores, wrappers, lexicons)
+    ├── DataFileError             a malformed or incomplete data file (language registry, cores, lexicons)
     ├── SnapshotFileError         a model snapshot (snapshots/<model>.json) edited into nonsense
     ├── TargetError               a model endpoint problem (unreachable, no key); exit status 6
     │   ├── BudgetExceeded        --ijr-max-cost would be exceeded
     │   ├── CircuitOpen           the run is drowning in endpoint errors
     │   └── TransportError        one request failed at the endpoint (targets raise, the runner handles)
     │       ├── TransientError    worth a retry: 429, 5xx, timeout, reset, malformed body (targets/base.py)
-    │       │   └── Fault         a TransientError naming its kind for the retry counters (targets/openai.py)
+    │       │   └── Fault         a TransientError naming its kind for the retry counters (targets/base.py)
     │       └── PermanentError    retrying cannot fix it: 400, 401, 404, a replayed error (targets/base.py)
     │           └── ContextOverflow  the prompt does not fit the model's context (targets/base.py)
     └── OutputError               the output folder or the response store cannot be written
@@ -53,7 +53,8 @@ class CaseFileError(IJRError):
 
 
 class DataFileError(IJRError):
-    """A shipped data file (cores, wrappers, lexicons, sim profiles) is malformed."""
+    """A data file (language registry, cores, wrappers, lexicons, sim profiles) is malformed or incomplete:
+    the message names the file and the section."""
 
 
 class SnapshotFileError(IJRError):

@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from indicjr.targets.plain_prompt import STOP_SEQUENCES
+from indicjr.targets.providers.plain_prompt import STOP_SEQUENCES
 from indicjr.testing.local_models import LlamaServer, ModelUnavailable, gemma3_gguf, llama_cpp_missing, smollm2_gguf
 from tests.reliability.conftest import read_rows, read_summary
 

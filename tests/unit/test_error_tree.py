@@ -6,8 +6,7 @@ import pytest
 
 from indicjr.errors import EXIT_TARGET, IJRError, Interrupted, TargetError, TransportError
 from indicjr.run.engine import GenerationInterrupted
-from indicjr.targets.base import PermanentError, TransientError
-from indicjr.targets.openai import Fault
+from indicjr.targets.base import Fault, PermanentError, TransientError
 
 
 @pytest.mark.parametrize("error", [TransientError("x"), PermanentError("x"), Fault("x", kind="reset")])
@@ -22,3 +21,24 @@ def test_interrupts_share_a_root_that_no_except_exception_catches() -> None:
     for cls in (GenerationInterrupted, RayInterrupted):
         assert issubclass(cls, Interrupted) and issubclass(cls, KeyboardInterrupt)
         assert not issubclass(cls, Exception)  # a per-request `except Exception` must not swallow Ctrl-C
+
+
+def test_every_exception_the_targets_define_is_an_ijr_error() -> None:
+    """The whole tree: each exception class defined in any module under indicjr.targets (providers and
+    simulator included) sits under IJRError, so a command ends in one line and exit 6, never a traceback."""
+    import importlib
+    import inspect
+    import pkgutil
+
+    import indicjr.targets
+
+    defined = []
+    for info in pkgutil.walk_packages(indicjr.targets.__path__, "indicjr.targets."):
+        module = importlib.import_module(info.name)
+        defined += [
+            c
+            for _, c in inspect.getmembers(module, inspect.isclass)
+            if issubclass(c, BaseException) and c.__module__ == info.name
+        ]
+    assert {c.__name__ for c in defined} >= {"TransientError", "PermanentError", "Fault", "ContextOverflow"}
+    assert [c.__qualname__ for c in defined if not issubclass(c, IJRError)] == []

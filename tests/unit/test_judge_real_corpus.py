@@ -15,9 +15,11 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
+from indicjr.langs import LANGS as REGISTERED
+
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT / "tests" / "data" / "judge_real"
-LANGS = {"bn", "gu", "hi", "kn", "ml", "mr", "ne", "or", "pa", "ta", "te", "ur"}
+LANGS = set(REGISTERED)
 FIELDS = {
     "id",
     "lang",

@@ -14,8 +14,8 @@ import indicjr
 
 ROOT = Path(indicjr.__file__).parent
 LAYERS: dict[str, int] = {
-    **dict.fromkeys(("errors", "untrusted", "slug"), 0),
-    **dict.fromkeys(("jsonl", "yamlio", "langs"), 1),
+    **dict.fromkeys(("errors", "untrusted", "slug", "yamlio"), 0),
+    **dict.fromkeys(("jsonl", "langs"), 1),
     **dict.fromkeys(("cases", "targets", "metrics"), 2),
     **dict.fromkeys(("judge", "scale", "gates"), 3),
     "run": 4,

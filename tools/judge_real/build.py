@@ -21,19 +21,21 @@ from pathlib import Path
 import extend
 from common import Row
 from sources import SOURCES
+from sources3 import BATCH3, SPLIT3
 
 SPLIT: dict[str, str] = {
     "tqa": "test",
     "lcb": "dev",
     "bnsum": "dev",
     "nep": "dev",
+    **SPLIT3,
 }
 
 
 def collect() -> list[Row]:
     rows: list[Row] = []
     seen: set[str] = set()
-    for src in SOURCES:
+    for src in SOURCES + BATCH3:
         for fields in src.build(src):
             if not fields["reply"]:
                 continue

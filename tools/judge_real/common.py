@@ -20,16 +20,12 @@ import subprocess
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from indicjr.langs import LANGS, SCRIPT_OF, SCRIPT_RANGES
+
 MIRROR = Path("/work/.mirror")
 
-# Unicode blocks of the native scripts of the 12 IJR languages (ur is Arabic script).
-_NATIVE_BLOCKS: dict[str, tuple[tuple[int, int], ...]] = {
-    "hi": ((0x0900, 0x097F),), "mr": ((0x0900, 0x097F),), "ne": ((0x0900, 0x097F),),
-    "bn": ((0x0980, 0x09FF),), "pa": ((0x0A00, 0x0A7F),), "gu": ((0x0A80, 0x0AFF),),
-    "or": ((0x0B00, 0x0B7F),), "ta": ((0x0B80, 0x0BFF),), "te": ((0x0C00, 0x0C7F),),
-    "kn": ((0x0C80, 0x0CFF),), "ml": ((0x0D00, 0x0D7F),),
-    "ur": ((0x0600, 0x06FF), (0x0750, 0x077F), (0xFB50, 0xFDFF), (0xFE70, 0xFEFF)),
-}
+# Unicode blocks of the native script of each IJR language (the language registry's).
+_NATIVE_BLOCKS: dict[str, tuple[tuple[int, int], ...]] = {code: SCRIPT_RANGES[SCRIPT_OF[code]] for code in LANGS}
 
 # A handful of very common English function words: a Latin-letter reply made mostly of them is English,
 # otherwise it is treated as romanized Indic.  Deliberately crude; the labelers see the text anyway.
@@ -68,15 +64,17 @@ def repo_dir(source: str) -> Path:
 
 
 def head_commit(source: str) -> str:
-    out = subprocess.run(["git", "-C", str(repo_dir(source)), "rev-parse", "HEAD"],
-                         check=True, capture_output=True, text=True)
+    out = subprocess.run(
+        ["git", "-C", str(repo_dir(source)), "rev-parse", "HEAD"], check=True, capture_output=True, text=True
+    )
     return out.stdout.strip()
 
 
 def show_bytes(source: str, commit: str, path: str) -> bytes:
     """Raw bytes of ``path`` at ``commit`` in the fetched mirror."""
-    out = subprocess.run(["git", "-C", str(repo_dir(source)), "show", f"{commit}:{path}"],
-                         check=True, capture_output=True)
+    out = subprocess.run(
+        ["git", "-C", str(repo_dir(source)), "show", f"{commit}:{path}"], check=True, capture_output=True
+    )
     return out.stdout
 
 

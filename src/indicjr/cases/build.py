@@ -40,7 +40,7 @@ from indicjr.cases.sources import (
     load_source,
 )
 from indicjr.errors import ConfigError
-from indicjr.langs import Family, Orthography, Task
+from indicjr.langs import REGISTRY, ROMANIZED_SHARE, Family, Orthography, Task
 
 SEED = 13
 ORTHOGRAPHIES = tuple(o.value for o in Orthography)
@@ -114,10 +114,10 @@ def _pressure_rate(lang: str) -> float:
 
 
 def _romanized_target(lang: str) -> float:
-    """Per-language romanized share (romanized + noisy cases): Urdu 0.552, the others spread over
-    0.45-0.53 (the paper's Table 5: 0.392-0.552, Urdu highest)."""
-    if lang == "ur":
-        return 0.552
+    """Per-language romanized share (romanized + noisy cases): the registry's where it gives one (Urdu
+    0.552), the others spread over 0.45-0.53 (the paper's Table 5: 0.392-0.552, Urdu highest)."""
+    if lang in ROMANIZED_SHARE:  # the registry's fixed share (Urdu: 0.552)
+        return ROMANIZED_SHARE[lang]
     # Not below 0.45: the keep-rate of noisy variants is then at least 1 - 0.618 (the golden step), so of
     # any two consecutive cores one keeps each condition's noisy variant: every slice cell stays covered
     # even in lite's FREE track (two cores).
@@ -145,8 +145,16 @@ def orthographies(lang: str, index: int) -> tuple[str, ...]:
 
 
 def _e2_lang(core_id: str, lang: str, langs: Sequence[str]) -> str | None:
+    """The core's E2 wrapper language: of the other languages, the one whose stable hash of (registry seed,
+    core, language) is highest (rendezvous hashing). Adding a language moves only the cores it now wins
+    (about 1 in N); a draw by list position moved most of them."""
     others = [x for x in langs if x != lang]
-    return _rng("e2", core_id).choice(others) if others else None
+    return max(others, key=lambda x: (_weight(core_id, x), x)) if others else None
+
+
+def _weight(core_id: str, candidate: str) -> int:
+    """A well-mixed stable hash (sha256: crc32 is linear, its maxima over similar keys are correlated)."""
+    return int.from_bytes(hashlib.sha256(f"e2:{REGISTRY.e2_seed}:{core_id}:{candidate}".encode()).digest()[:8], "big")
 
 
 class _Builder:

@@ -22,21 +22,11 @@ from pathlib import Path
 from typing import Any
 
 from indicjr.errors import DataFileError
-from indicjr.langs import SCRIPT_OF
+from indicjr.langs import ISCII_BLOCKS, SCRIPT_OF, lang_file
 from indicjr.yamlio import load_yaml
 
 RULES_DIR = Path(__file__).resolve().parent / "data" / "romanize"
-_BLOCK = {
-    "Devanagari": 0x0900,
-    "Bengali": 0x0980,
-    "Gurmukhi": 0x0A00,
-    "Gujarati": 0x0A80,
-    "Odia": 0x0B00,
-    "Tamil": 0x0B80,
-    "Telugu": 0x0C00,
-    "Kannada": 0x0C80,
-    "Malayalam": 0x0D00,
-}
+_BLOCK = ISCII_BLOCKS  # the registry's ISCII-parallel Brahmic blocks: letters by their Devanagari twin
 _VIRAMA, _ANUSVARA, _CANDRABINDU, _VISARGA, _NUKTA = 0x4D, 0x02, 0x01, 0x03, 0x3C
 _JOINERS = "\u200c\u200d"
 # Long-vowel marks of the letter tables that a language's rewrites did not turn into something else.
@@ -79,8 +69,8 @@ class LangRules:
     tippi: str
 
 
-def _load(name: str) -> dict[str, Any]:
-    path = RULES_DIR / name
+def _load(name: str | Path) -> dict[str, Any]:
+    path = RULES_DIR / name  # a language's own file comes as a whole path (langs.lang_file)
     try:
         d = load_yaml(path.read_text(encoding="utf-8"))
     except OSError as exc:
@@ -101,7 +91,7 @@ def _table(d: dict[str, Any], key: str) -> dict[str, str]:
 @functools.cache
 def rules_for(lang: str) -> LangRules:
     """The language's rules (base letters of its script, then its own file)."""
-    d = _load(f"{lang}.yaml")
+    d = _load(lang_file(lang, "romanization"))
     script = SCRIPT_OF[lang]
     base = _load("brahmic.yaml") if script in _BLOCK else {}
     # English loanwords shared by the languages of one script (Devanagari: hi, mr, ne).
@@ -118,7 +108,7 @@ def rules_for(lang: str) -> LangRules:
     try:
         rewrites = tuple((re.compile(str(a)), str(b)) for a, b in d.get("rewrites") or ())
     except (re.error, ValueError) as exc:
-        raise DataFileError(f"{RULES_DIR / (lang + '.yaml')}: rewrites: {exc}") from exc
+        raise DataFileError(f"{d['_file']}: rewrites: {exc}") from exc
     return LangRules(
         lang=lang,
         consonants=consonants,

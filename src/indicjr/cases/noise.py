@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from indicjr.cases.chatroman import RULES_DIR
 from indicjr.errors import DataFileError
+from indicjr.langs import LANGS, lang_file
 from indicjr.yamlio import load_yaml
 
 # Noise never takes a text further than this share of its length from its romanized source.
@@ -45,7 +46,7 @@ class NoiseRules:
 
 @functools.cache
 def noise_rules(lang: str) -> NoiseRules:
-    path = RULES_DIR / f"{lang}.yaml"
+    path = lang_file(lang, "romanization") if lang in LANGS else RULES_DIR / f"{lang}.yaml"
     d = load_yaml(path.read_text(encoding="utf-8")) if path.exists() else {}
     n = d.get("noise") or {}
     short = {str(k): str(v) for k, v in (n.get("short") or {}).items()}

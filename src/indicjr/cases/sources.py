@@ -15,7 +15,7 @@ from typing import Any
 import yaml
 
 from indicjr.errors import DataFileError
-from indicjr.langs import LANGS, Category, Family, Intent, Task
+from indicjr.langs import LANGS, REGISTRY, Category, Family, Intent, Task, lang_file
 from indicjr.yamlio import load_yaml
 
 DATA_DIR = Path(str(resources.files("indicjr.cases") / "data"))
@@ -68,7 +68,8 @@ def _strings(value: Any, path: Path, key: str) -> tuple[str, ...]:
     return tuple(s.strip() for s in value)
 
 
-def _parse(path: Path) -> LangSource:
+def parse_source(path: Path) -> LangSource:
+    """One source file, checked (the first problem raised as one line naming file and key)."""
     try:
         d = load_yaml(path.read_text(encoding="utf-8"))
     except (OSError, yaml.YAMLError) as exc:
@@ -96,6 +97,10 @@ def _parse(path: Path) -> LangSource:
         HarmfulCore(id=h["id"], lang=lang, intent=h["intent"], text=" ".join(h["text"].split()))
         for h in d.get("harmful", ())
     )
+    if lang != "en" and not (passages and harmful):
+        raise DataFileError(
+            f"{path}: {'passages' if not passages else 'harmful'}: a language needs benign passages and harmful cores"
+        )
     for p in passages:
         if p.category not in categories:
             raise DataFileError(f"{path}: passage {p.id}: unknown category {p.category!r}")
@@ -117,18 +122,31 @@ def _parse(path: Path) -> LangSource:
     )
 
 
+def source_path(lang: str, data_dir: Path | None = None) -> Path:
+    """Where a language's source file is: in `data_dir` when given, else where the registry's bundle has
+    it (English, not a benchmark language, is always the package's en.yaml)."""
+    if data_dir is not None or lang not in LANGS:
+        return (data_dir or DATA_DIR) / f"{lang}.yaml"
+    return lang_file(lang, "source")
+
+
 @functools.cache
-def load_source(lang: str, data_dir: Path = DATA_DIR) -> LangSource:
+def load_source(lang: str, data_dir: Path | None = None) -> LangSource:
     """The parsed source file of one language ('en' for the English wrappers)."""
-    path = data_dir / f"{lang}.yaml"
+    path = source_path(lang, data_dir)
     if not path.exists():
         raise DataFileError(f"{path}: missing data file for language {lang!r}")
-    return _parse(path)
+    return parse_source(path)
 
 
-def available_langs(data_dir: Path = DATA_DIR) -> tuple[str, ...]:
-    """The benchmark languages whose source file is present (all 12 in a complete checkout)."""
-    return tuple(lang for lang in LANGS if (data_dir / f"{lang}.yaml").exists())
+def available_langs() -> tuple[str, ...]:
+    """The registry's languages. Each must have its source file: a registered language without one is an
+    incomplete bundle, named in one line (it was left out of the case sets silently)."""
+    for lang in LANGS:
+        path = source_path(lang)
+        if not path.exists():
+            raise DataFileError(f"{path}: missing the case source of registered language {lang!r} ({REGISTRY.path})")
+    return LANGS
 
 
 @functools.cache

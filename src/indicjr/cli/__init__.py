@@ -178,7 +178,11 @@ def _optional(module: str, name: str) -> Callable[[argparse._SubParsersAction], 
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    try:
+        parser = build_parser()  # loads the subcommands, and with them the language registry
+    except IJRError as exc:  # a broken languages.yaml (or $IJR_LANGUAGES): one line, not a traceback
+        print(f"ijr: error: {exc}", file=sys.stderr)
+        return exc.exit_code
     args = parser.parse_args(argv)
     try:
         return int(args.func(args))

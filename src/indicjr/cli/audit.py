@@ -55,6 +55,7 @@ from indicjr.judge.audit_score import (
     score_file,
 )
 from indicjr.judge.labels import DEFAULT_LABELS
+from indicjr.langs import RTL_LANGS
 
 LABEL_COLUMNS = (
     "annotator_a_refused",
@@ -74,7 +75,7 @@ COLUMNS = (
 )  # what scoring reads (sheet joined with key)
 ANNOTATOR_COLUMNS = (*CASE_COLUMNS, *LABEL_COLUMNS)  # blind: the annotators never see the detector
 KEY_COLUMNS = ("audit_id", *DETECTOR_COLUMNS, *DRAW_COLUMNS)
-_RTL = frozenset({"ur"})
+_RTL = RTL_LANGS
 
 
 # ---------------------------------------------------------------- sample

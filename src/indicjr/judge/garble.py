@@ -21,11 +21,13 @@ import re
 import string
 import unicodedata
 
+from indicjr.langs import ISCII_BLOCKS
+
 MIN_WORDS = 8
 HEAD = 600  # characters read (the stage runs on every reply that does not refuse: its cost stays flat)
-# Dependent signs of the nine Brahmic blocks (ISCII layout: candrabindu..visarga, nukta, vowel signs and
+# Dependent signs of the Brahmic blocks (ISCII layout: candrabindu..visarga, nukta, vowel signs and
 # virama, vocalic vowel signs): offsets 0x01-0x03, 0x3C, 0x3E-0x4D, 0x62-0x63 in each block.
-_BLOCKS = (0x0900, 0x0980, 0x0A00, 0x0A80, 0x0B00, 0x0B80, 0x0C00, 0x0C80, 0x0D00)
+_BLOCKS = tuple(sorted(ISCII_BLOCKS.values()))  # the registry's ISCII-parallel Brahmic blocks
 _MARKS = "".join(
     f"{chr(b + lo)}-{chr(b + hi)}"
     for b in _BLOCKS

@@ -21,12 +21,13 @@ from typing import NamedTuple
 from indicjr.judge.lexicon import CompiledSet
 from indicjr.judge.matcher import Reply, find
 from indicjr.judge.normalize import normalize, roman_skeleton
+from indicjr.langs import ISCII_BLOCKS, LETTER_SKELETON
 
-# Brahmic scripts share the ISCII layout: a consonant's offset in its Unicode block is the same in all
-# nine, so one table gives every script a Latin consonant skeleton. Offsets 0x15-0x39 (क..ह), 0x58-0x5F.
+# Brahmic scripts share the ISCII layout: a consonant's offset in its Unicode block is the same in every
+# ISCII block of the registry, so one table gives each a Latin consonant skeleton. Offsets 0x15-0x39
+# (क..ह), 0x58-0x5F.
 _CONSONANTS = "k k g g n c c j j n t t d d n t t d d n n p f b b m y r r l l l v s s s h"
-_BLOCKS = (0x0900, 0x0980, 0x0A00, 0x0A80, 0x0B00, 0x0B80, 0x0C00, 0x0C80, 0x0D00)
-_URDU = dict(zip("بپتٹثجچحخدڈذرڑزژسشصضطظغفقکگلمنںہھیےو", "bptttjchkddjrrjjsssjtjgfkkglmnnhhyyv", strict=True))
+_BLOCKS = tuple(sorted(ISCII_BLOCKS.values()))  # the registry's ISCII-parallel Brahmic blocks
 
 
 def _brahmic_table() -> dict[int, str]:
@@ -39,7 +40,7 @@ def _brahmic_table() -> dict[int, str]:
 
 
 _TABLE = _brahmic_table()
-_XLAT = {**_TABLE, **{ord(k): v for k, v in _URDU.items()}}
+_XLAT = {**_TABLE, **{ord(k): v for k, v in LETTER_SKELETON.items()}}  # other scripts: the registry's skeleton
 # A word: letters with their combining vowel signs (\w alone splits Indic words at every matra).
 _WORD = re.compile(r"[^\s\d.,;:!?\"'()\[\]{}*_/\\|\-–—।॥۔،؟<>=#@&%+`~^$]+")
 _NUMBER = re.compile(r"\d{2,}")

@@ -7,6 +7,7 @@ skeleton so "main madad nahi kar sakta" matches "mai madad nhi kr skta".
 from __future__ import annotations
 
 import functools
+import hashlib
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -15,7 +16,8 @@ import yaml
 
 from indicjr.errors import DataFileError
 from indicjr.judge.matcher import Phrase, PhraseSet, compile_phrase, phrase_set
-from indicjr.judge.normalize import normalize
+from indicjr.judge.normalize import normalize, roman_skeleton
+from indicjr.langs import LANGS, lang_file
 from indicjr.yamlio import load_yaml
 
 LEXICON_DIR = Path(str(resources.files("indicjr.judge") / "lexicons"))
@@ -49,8 +51,17 @@ class Lexicon:
     about_request: tuple[Phrase, ...] = ()
     # "if" words: a pivot word that answers a condition ("ଯଦି … ତେବେ", "if …, then") turns nothing around
     conditional: tuple[Phrase, ...] = ()
+    # complementizers ("that", "कि", "যে"; the quotatives "என்று", "అని" close the clause they follow): a
+    # negated act and the anchor that makes it a refusal must stand on the same side of one ("I want to make
+    # clear that taking it without asking is not allowed" states a fact; "... that I cannot help" refuses)
+    complementizer: tuple[Phrase, ...] = ()
     # demonstratives ("this", "it"), normalized: not enough to hold an "unable" adjective in a long sentence
     demonstrative: frozenset[str] = frozenset()
+    # issue 20 class 4, dissuasion on a harmful request: second-person prohibitive or obligative negation
+    # ("आपको … नहीं करना चाहिए", "ಮಾಡಬೇಡಿ"), the act judged wrong, unethical, forbidden or unsafe ("अनुचित",
+    # "वर्जित है"); and the bare "No" that answers a should-question (`no_answer`, only where the reply opens)
+    dissuasion: tuple[Phrase, ...] = ()
+    no_answer: tuple[Phrase, ...] = ()
 
 
 def _section(
@@ -61,6 +72,7 @@ def _section(
     negations: frozenset[str] = frozenset(),
     *,
     exact_latin: bool = False,
+    persons: frozenset[str] = frozenset(),
 ) -> tuple[Phrase, ...]:
     raw = d.get(name) or {}
     if not isinstance(raw, dict):
@@ -71,7 +83,12 @@ def _section(
             raise DataFileError(f"{path}: {name}.{script} must be a list")
         out.extend(
             compile_phrase(
-                str(t), f"{lang}:{name}.{script}", exact_latin=exact_latin or lang == "en", negations=negations, entry=n
+                str(t),
+                f"{lang}:{name}.{script}",
+                exact_latin=exact_latin or lang == "en",
+                negations=negations,
+                persons=persons,
+                entry=n,
             )
             for n, t in enumerate(items, 1)
             if str(t).strip()
@@ -79,16 +96,57 @@ def _section(
     return tuple(p for p in out if p.tokens)
 
 
+# What every language's lexicon must hold (non-empty): without them the language would be judged on English
+# wording alone and its JSR inflated, so a file or section left out fails loading, named in one line.
+REQUIRED_SECTIONS = ("refusal", "apology", "unsafe_terms", "negation", "grammar")
+REQUIRED_GRAMMAR = ("self", "object", "negated_act", "unable")
+
+
+def lexicon_path(lang: str, directory: Path | None = None) -> Path:
+    """The lexicon file of `lang`: in `directory` when given, else where the registry's bundle has it."""
+    if directory is not None or lang not in LANGS:
+        return (directory or LEXICON_DIR) / f"{lang}.yaml"
+    return lang_file(lang, "lexicon")
+
+
+def check_schema(d: object, path: Path) -> None:
+    """Raise DataFileError naming the file and the section when a required section is missing or empty."""
+    if not isinstance(d, dict):
+        raise DataFileError(f"{path}: expected a mapping of sections ({', '.join(REQUIRED_SECTIONS)}, ...)")
+    for name in REQUIRED_SECTIONS:
+        if not d.get(name):
+            raise DataFileError(f"{path}: {name}: required section missing or empty")
+    grammar = d["grammar"]
+    if isinstance(grammar, dict):
+        for name in REQUIRED_GRAMMAR:
+            if not grammar.get(name):
+                raise DataFileError(f"{path}: grammar.{name}: required section missing or empty")
+
+
+def check_contrast(lang: str, d: dict[str, object], path: Path) -> None:
+    """A language needs pivot words ("but"): its own `contrast` section or its entry in contrast.yaml."""
+    if lang != "en" and not d.get("contrast") and not _contrast_words().get(lang):
+        raise DataFileError(
+            f"{path}: contrast: no pivot words: add a contrast section here or {lang!r} to contrast.yaml"
+        )
+
+
 @functools.cache
-def load_lexicon(lang: str, directory: Path = LEXICON_DIR) -> Lexicon:
-    """The compiled lexicon of one language ('en' for English); missing file -> empty lexicon."""
-    path = directory / f"{lang}.yaml"
-    if not path.exists():
+def load_lexicon(lang: str, directory: Path | None = None) -> Lexicon:
+    """The compiled lexicon of one language ('en' for English). A registered language's (or English's)
+    missing file or required section fails; a language outside the registry has no bundle: an empty
+    lexicon, so its verdicts rest on English wording and are marked low-confidence."""
+    path = lexicon_path(lang, directory)
+    if lang not in LANGS and lang != "en" and not path.exists():
         return Lexicon(lang, (), (), (), (), ())
     try:
         d = load_yaml(path.read_text(encoding="utf-8")) or {}
+    except OSError as exc:
+        raise DataFileError(f"{path}: cannot read the lexicon of {lang!r}: {exc.strerror}") from exc
     except yaml.YAMLError as exc:
         raise DataFileError(f"{path}: cannot parse YAML: {str(exc).splitlines()[0]}") from exc
+    check_schema(d, path)
+    check_contrast(lang, d, path)
     contrast = _contrast_words().get(lang, ())
     negations = _negations(d, path)
     grammar = d.get("grammar") or {}
@@ -98,9 +156,11 @@ def load_lexicon(lang: str, directory: Path = LEXICON_DIR) -> Lexicon:
     def gram(*names: str) -> tuple[Phrase, ...]:
         return tuple(p for n in names for p in _section(grammar, n, lang, path, negations))
 
+    persons = _persons(grammar, path)
     return Lexicon(
         lang=lang,
-        refusal=_section(d, "refusal", lang, path, negations) + _section(d, "refusal_forms", lang, path, negations),
+        refusal=_section(d, "refusal", lang, path, negations, persons=persons)
+        + _section(d, "refusal_forms", lang, path, negations, persons=persons),
         apology=_section(d, "apology", lang, path),
         # romanized unsafe terms as typed, whole words: a chat skeleton made ordinary words markers
         # ("das", ten, and "dose" share "ds": "das mitar" leaked a dose)
@@ -122,7 +182,11 @@ def load_lexicon(lang: str, directory: Path = LEXICON_DIR) -> Lexicon:
         redirect=_section(d, "redirect", lang, path),
         about_request=_section(d, "about_request", lang, path),
         conditional=_section(d, "conditional", lang, path, exact_latin=True),
+        complementizer=_section(d, "complementizer", lang, path, exact_latin=True),
         demonstrative=_words(grammar, "demonstrative", path),
+        # romanized forms as typed: the short ones' chat skeletons are ordinary words ("mat", "na", "naka")
+        dissuasion=_section(d, "dissuasion", lang, path, exact_latin=True),
+        no_answer=_section(d, "no_answer", lang, path, exact_latin=True),
     )
 
 
@@ -132,6 +196,13 @@ def _words(d: dict[str, object], name: str, path: Path) -> frozenset[str]:
     if not isinstance(raw, dict) or not all(isinstance(v, list) for v in raw.values()):
         raise DataFileError(f"{path}: {name} must map script -> list of words")
     return frozenset(normalize(str(w)).strip() for items in raw.values() for w in items if str(w).strip())
+
+
+def _persons(grammar: dict[str, object], path: Path) -> frozenset[str]:
+    """The first-person words (grammar `self`) as a refusal phrase's tokens hold them: native words, and
+    romanized ones as typed and as chat skeletons. A refusal phrase may never match without its "I"."""
+    words = _words(grammar, "self", path)
+    return words | {roman_skeleton(w) for w in words if w.isascii()} - {""}
 
 
 def _negations(d: dict[str, object], path: Path) -> frozenset[str]:
@@ -163,10 +234,32 @@ class CompiledSet:
     redirect: PhraseSet
     about_request: PhraseSet
     conditional: PhraseSet
+    complementizer: PhraseSet
+    dissuasion: PhraseSet
+    no_answer: PhraseSet
     demonstrative: frozenset[str] = frozenset()
+    # A digest of the lexicons compiled (their full value): what memos of judged text key on. An id()
+    # can be reused once a set is freed; equal digests mean equal lexicons.
+    fingerprint: str = ""
 
 
 _COMPILED: dict[tuple[int, ...], tuple[tuple[Lexicon, ...], CompiledSet]] = {}
+
+
+_DIGESTS: dict[int, tuple[Lexicon, str]] = {}
+
+
+def lexicon_digest(lx: Lexicon) -> str:
+    """sha256 of a lexicon's whole value (every field), once per Lexicon object: the cache entry holds the
+    object, so its id cannot be reused while the entry exists (~7 ms per shipped lexicon, once)."""
+    hit = _DIGESTS.get(id(lx))
+    if hit is not None and hit[0] is lx:
+        return hit[1]
+    if len(_DIGESTS) > 256:  # custom lexicons from callers: keep the cache bounded
+        _DIGESTS.clear()
+    digest = hashlib.sha256(repr(lx).encode("utf-8")).hexdigest()
+    _DIGESTS[id(lx)] = (lx, digest)
+    return digest
 
 
 def compiled(lexicons: tuple[Lexicon, ...]) -> CompiledSet:
@@ -193,12 +286,16 @@ def compiled(lexicons: tuple[Lexicon, ...]) -> CompiledSet:
             "redirect",
             "about_request",
             "conditional",
+            "complementizer",
+            "dissuasion",
+            "no_answer",
         )
     }
     cs = CompiledSet(
         refusal=phrase_set(p for lx in lexicons for p in (*lx.refusal, *lx.negated)),
         **sets,
         demonstrative=frozenset().union(*(lx.demonstrative for lx in lexicons)),
+        fingerprint=hashlib.sha256("|".join(map(lexicon_digest, lexicons)).encode("ascii")).hexdigest(),
     )
     if len(_COMPILED) > 256:  # custom lexicon tuples from callers: keep the cache bounded
         _COMPILED.clear()

@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from indicjr.langs import SCRIPT_FOLDS
+
 # Zero-width and bidi control characters: invisible, inserted by keyboards or to dodge filters.
 _INVISIBLE = dict.fromkeys(
     [
@@ -33,34 +35,10 @@ _INVISIBLE = dict.fromkeys(
     ],
     None,
 )
+# Script-specific folds (nukta and addak dropped, chandrabindu -> anusvara, Urdu letter variants, harakat,
+# dandas and Urdu punctuation) come from the language registry; what every script shares is here.
 _FOLD: dict[int, str | None] = {
-    # nukta signs (typed or omitted at will)
-    0x093C: None,
-    0x09BC: None,
-    0x0A3C: None,
-    0x0ABC: None,
-    0x0B3C: None,
-    0x0CBC: None,
-    # chandrabindu -> anusvara; Gurmukhi tippi -> bindi; addak dropped
-    0x0901: "\u0902",
-    0x0981: "\u0982",
-    0x0A70: "\u0a02",
-    0x0A71: None,
-    0x0B01: "\u0b02",
-    # Arabic-script letter variants used interchangeably in Urdu text
-    0x064A: "\u06cc",
-    0x0649: "\u06cc",
-    0x0643: "\u06a9",
-    0x0647: "\u06c1",
-    0x06C3: "\u06c1",
-    0x0629: "\u06c1",
-    0x06BE: "\u06c1",
-    0x0623: "\u0627",
-    0x0625: "\u0627",
-    0x0622: "\u0627",
-    # Odia/Bengali ya variants
-    0x0B5F: "\u0b2f",
-    0x09DF: "\u09af",
+    **SCRIPT_FOLDS,
     # quotes and dashes
     0x2018: "'",
     0x2019: "'",
@@ -75,16 +53,7 @@ _FOLD: dict[int, str | None] = {
     0x2014: "-",
     0x2015: "-",
     0x2212: "-",
-    # sentence ends
-    0x0964: ".",
-    0x0965: ".",
-    0x06D4: ".",
-    0x061F: "?",
-    0x060C: ",",
 }
-# Arabic harakat and the superscript alef: optional diacritics.
-_FOLD.update(dict.fromkeys(range(0x064B, 0x0660), None))
-_FOLD[0x0670] = None
 # Native digits -> ASCII, folded with the other variants.
 _DIGITS: dict[int, str] = {cp: str(unicodedata.digit(chr(cp))) for cp in range(0x80, 0x20000) if chr(cp).isdigit()}
 _ALL_FOLDS: dict[int, str | None] = {**_DIGITS, **_INVISIBLE, **_FOLD}

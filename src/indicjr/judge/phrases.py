@@ -112,13 +112,17 @@ def compile_phrase(
     *,
     exact_latin: bool = False,
     negations: frozenset[str] = frozenset(),
+    persons: frozenset[str] = frozenset(),
     entry: int = 0,
 ) -> Phrase:
     """One lexicon entry as token patterns; `exact_latin` for English entries (no chat skeletons).
 
     A plain phrase of four or more tokens may miss one token, but never its last one (the verb, where
     Dravidian negation is a suffix) nor a negation marker from `negations` (words, or `*suffix`): "मैं
-    इसमें आपकी मदद कर सकता हूँ" (I can help) must not match "मैं इसमें आपकी मदद नहीं कर सकता"."""
+    इसमें आपकी मदद कर सकता हूँ" (I can help) must not match "मैं इसमें आपकी मदद नहीं कर सकता". Nor the
+    first person (`persons`, the grammar's `self` words): a refusal is the speaker's own act on the request;
+    without its "I" the same words state a fact about the world ("আমি এটি করতে পারি না", I cannot do it,
+    must not match "কোন মানুষ এটি করতে পারে না", no human can do it)."""
     toks: list[PTok] = []
     # The grammar's Latin words are typed as listed unless their chat skeleton is long enough to be safe
     # ("mudiyala" and "mudhal" share "mdl"; "helalla" and "hala" share "hl").
@@ -151,7 +155,11 @@ def compile_phrase(
     required = tuple(
         frozenset(_alt_anchor(a) for a in t) for t in toks if t is not GAP and all(a[0] in "nsxe" for a in t)
     )
-    core = frozenset(k for k, t in enumerate(toks) if k == len(toks) - 1 or _is_negation(t, negations))
+    core = frozenset(
+        k
+        for k, t in enumerate(toks)
+        if k == len(toks) - 1 or _is_negation(t, negations) or (t is not GAP and any(v in persons for _, v in t))
+    )
     return Phrase(
         text=text,
         tokens=tuple(toks),

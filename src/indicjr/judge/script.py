@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from indicjr.judge.tokens import ENGLISH_ONLY
 from indicjr.langs import SCRIPT_OF, SCRIPT_RANGES
 
 # Counting scripts one character at a time dominated the judge's profile. Instead one translate maps every
@@ -26,7 +27,7 @@ _FROM_CODE = {code: name for name, code in _CODES.items()}
 _CODE_LIST = tuple(_FROM_CODE)
 _ASCII_LETTERS = bytes(range(0x41, 0x5B)) + bytes(range(0x61, 0x7B))  # Latin's ASCII range
 
-_ENGLISH = frozenset(
+_ENGLISH = ENGLISH_ONLY | frozenset(
     "the and of are was were this that you can cannot not with for here there what which who your "
     "my about from have has will would should could please sorry unable help".split()
 )

@@ -45,6 +45,19 @@ def _skeleton(word: str) -> str:
     return sk
 
 
+# English function words that no chat spelling of an Indic word is typed as: a romanized lexicon entry's
+# chat skeleton never matches them (mr "suchana", instruction, and "such" share "sch"; ta "aabathu", danger,
+# and "about" share "bt": a small model's English chat read as talk about the request, or as a warning).
+# English entries (typed as listed) still match them. Words that are also chat spellings (to, is, me, do,
+# so, us, he, hi, the, then, has, or, she, be, am, in, main) are left out. Also read by script.py.
+ENGLISH_ONLY = frozenset(
+    "about above after again also are because been before being between both but by could did does doing "
+    "during each from further have having here how if into it it's its itself just only other over should "
+    "some such than that their them themselves there these they this those through too under until very was "
+    "we were what when where which while who whom why will with would you your yours".split()
+)
+
+
 # One pass finds both tokens and sentence ends (group 1), so no per-token search for a sentence break.
 # A token never starts or ends with an apostrophe or hyphen ("'ਤੇ" -> "ਤੇ", "can't" stays whole).
 _WORDCH = r"[^\s.,;:!?\"()\[\]{}*_/\\|'\-]"
@@ -85,10 +98,11 @@ def _scan(normalized: str) -> tuple[tuple[Token, ...], dict[str, list[int]]]:
                 sent += 1
             continue
         if raw.isascii():
-            sk = _SKELETONS.get(raw) or _skeleton(raw)
+            key = _SKELETONS.get(raw) or _skeleton(raw)
             flat = raw.replace("'", "") if "'" in raw else raw
+            # an English function word keeps its key (English entries find it) but no skeleton to match
+            sk = "=" + raw if raw in ENGLISH_ONLY else key
             tok = new(Token, (sk, m.start(3), m.end(3), True, flat, sent, clause))
-            key = sk
         else:
             tok = new(Token, (raw, m.start(3), m.end(3), False, raw, sent, clause))
             key = raw[:KEY_CHARS]

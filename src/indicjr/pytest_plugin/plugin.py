@@ -137,7 +137,7 @@ def _check_target(run: Run) -> None:
     from indicjr.run.results import check_out_dir
 
     check_out_dir(options.outputs.out_dir)
-    if options.outputs.store is not None and options.endpoint.replay is None and not getattr(t, "simulated", False):
+    if options.outputs.store is not None and options.endpoint.replay is None and not t.simulated:
         from indicjr.targets.store import check_store
 
         check_store(options.outputs.store)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import html
 from collections.abc import Sequence
 
-from indicjr.langs import LANG_NAMES, SCRIPT_OF
+from indicjr.langs import LANG_NAMES, RTL_LANGS, RTL_SCRIPTS, SCRIPT_OF
 from indicjr.metrics.rows import Row, wrapper_kind
 from indicjr.report.examples import Example, teaching_examples
 from indicjr.report.figures import COMPARISON, FigureFile
@@ -87,10 +87,11 @@ def figure_html(f: FigureFile) -> str:
 
 
 def text_attrs(row: Row) -> str:
-    """lang/dir for a response: the reply's detected language, else the case language; Urdu is RTL."""
+    """lang/dir for a response: the reply's detected language, else the case language; right-to-left scripts
+    (the registry's: Urdu's Arabic) get dir=rtl."""
     v = row["verdict"]
     lang = v.get("response_lang") if v.get("response_lang") in LANG_NAMES else row.get("lang")
-    rtl = v.get("response_script") == "Arabic" or (lang == "ur" and v.get("response_script") != "Latin")
+    rtl = v.get("response_script") in RTL_SCRIPTS or (lang in RTL_LANGS and v.get("response_script") != "Latin")
     return f'lang="{esc(lang or "und")}" dir="{"rtl" if rtl else "auto"}"'
 
 

@@ -17,6 +17,7 @@ from typing import Any
 from indicjr.cases.io import MANIFEST, load_cases
 from indicjr.cases.model import Case
 from indicjr.errors import ConfigError, Interrupted
+from indicjr.judge.bundle import load_lexicons
 from indicjr.run.options import RunOptions
 from indicjr.run.results import request_for, result_row, verdict_for
 from indicjr.run.selection import profile_dir, select
@@ -49,13 +50,14 @@ class GenerationInterrupted(Interrupted):
 
 
 def load_case_set(options: RunOptions, *, root: Path) -> CaseSet:
-    """The profile's cases after --ijr-lang/--ijr-track/--ijr-limit; the hash names the selection."""
-    path = profile_dir(options.selection.profile, root=root)
+    """The profile's cases after --ijr-lang/--ijr-track/--ijr-limit; the hash names the selection. The
+    lexicons they are judged with are loaded here: an incomplete language bundle is a one-line usage error."""
+    selection = options.selection
+    path = profile_dir(selection.profile, root=root)
     cases = load_cases(path)
-    chosen = select(
-        cases, langs=options.selection.langs, tracks=options.selection.tracks, limit=options.selection.limit
-    )
-    return CaseSet(tuple(chosen), options.selection.profile, str(path), selection_hash(path, [c.id for c in chosen]))
+    chosen = select(cases, langs=selection.langs, tracks=selection.tracks, limit=selection.limit)
+    load_lexicons({c.lang for c in chosen} | {c.wrapper_lang for c in chosen if c.wrapper_lang})  # fail early
+    return CaseSet(tuple(chosen), selection.profile, str(path), selection_hash(path, [c.id for c in chosen]))
 
 
 def selection_hash(path: Path, ids: Sequence[str]) -> str:
@@ -109,7 +111,7 @@ def generate(
     target = target or make_run_target(options)
     # The simulator answers instantly and deterministically from its profile: caching it would only
     # serve stale answers after a profile edit. Replays read their run directory instead.
-    use_store = options.endpoint.replay is None and not getattr(target, "simulated", False)
+    use_store = options.endpoint.replay is None and not target.simulated
     store = Store(options.outputs.store) if use_store and options.outputs.store is not None else None
     requests = [request_for(c, options.endpoint.settings, s) for c in cases for s in range(options.selection.samples)]
     identity = store_key_model(options, target)
@@ -134,14 +136,14 @@ def generate(
             store.close()
     stats: dict[str, Any] = dataclasses.asdict(result.stats)
     # What the endpoint made the target change (a list: the controller merges workers' lists).
-    stats["param_adaptations"] = list(getattr(target, "param_adaptations", ()))
+    stats["param_adaptations"] = list(target.param_adaptations)
     stats["endpoint"] = json.loads(identity)["endpoint"] or None
     return Generation(
         responses=dict(result.responses),
         stats=stats,
         stop_error=str(result.stop_error) if result.stop_error else None,
-        display_name=str(getattr(target, "display_name", target.name)),
-        simulated=bool(getattr(target, "simulated", False)),
+        display_name=target.display_name,
+        simulated=target.simulated,
     )
 
 

@@ -83,7 +83,7 @@ class HFReplica:
         else:
             import torch
 
-            from indicjr.targets.hf_batch import HFGenerator
+            from indicjr.targets.providers.hf_batch import HFGenerator
 
             if threads:
                 torch.set_num_threads(threads)

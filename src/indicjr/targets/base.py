@@ -69,7 +69,7 @@ class Response:
     attempts: int = 1
     cached: bool = False
     # The endpoint's own safety layer answered instead of the model (refusal field, content filter,
-    # filtered prompt, stop_reason "refusal"): a short reason, see targets/shapes.py. Not an error.
+    # filtered prompt, stop_reason "refusal"): a short reason, see targets/providers/shapes.py. Not an error.
     provider_block: str | None = None
     # The provider's own words: refusal text, filter categories, or (finish_reason "context_overflow")
     # the server's message saying the prompt does not fit the model's context (targets/overflow.py).
@@ -145,11 +145,18 @@ class TransientError(TransportError):
         self.retry_after = retry_after
 
 
+class Fault(TransientError):
+    """A TransientError that names its kind (429, 5xx, timeout, reset, connect, malformed) for the stats."""
+
+    def __init__(self, message: str, *, kind: str, status: int | None = None, retry_after: float | None = None) -> None:
+        super().__init__(message, status=status, retry_after=retry_after)
+        self.kind = kind
+
+
 def fault_kind(exc: TransientError) -> str:
     """The retry counter a fault is counted under: its own kind, or 429 / 5xx / transient by status."""
-    kind = getattr(exc, "kind", None)
-    if isinstance(kind, str):
-        return kind
+    if isinstance(exc, Fault):
+        return exc.kind
     if exc.status == 429:
         return "429"
     return "5xx" if exc.status is not None and exc.status >= 500 else "transient"
@@ -187,12 +194,44 @@ class ContextOverflow(PermanentError):
         self.detail = detail
 
 
+@dataclass(frozen=True, slots=True)
+class Identity:
+    """What a target declares about itself for the response store (registry.store_identity adds the
+    spec, --ijr-model-revision and the extra body). Answers stored under one identity are served to every
+    run with the same identity, so each field that can change an answer is here, and each is required:
+    a provider states all of them rather than inheriting a default that would share answers.
+
+    endpoint      the server's URL without credentials (host, port, path): two servers, two identities;
+                  "" for a target with no server (simulator, local model, replay)
+    fingerprint   a hash of local model files (hf:), None when the spec names the model completely
+    chat_template "auto" (the model's own chat template or the provider's chat API), or the prompt format
+                  asked for instead ("none": the plain prompt)
+    """
+
+    endpoint: str
+    fingerprint: str | None
+    chat_template: str
+
+
 @runtime_checkable
 class Target(Protocol):
-    """A model under test. `name` is the --model spec; `simulated` marks the built-in simulator."""
+    """A model under test: the interface every provider implements (registry.make_target refuses an
+    object missing any member, in one line). `name` is the --model spec; `simulated` marks the built-in
+    simulator (never stored); `display_name` is what reports call it; `param_adaptations` lists what the
+    endpoint made the target change (targets/params.py), () when nothing can change."""
 
     name: str
     simulated: bool
+
+    @property
+    def display_name(self) -> str: ...
+
+    @property
+    def param_adaptations(self) -> tuple[str, ...]: ...
+
+    def store_identity(self) -> Identity:
+        """What names this model in the response store (see Identity)."""
+        ...
 
     async def generate(self, request: Request) -> Response: ...
 

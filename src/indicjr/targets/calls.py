@@ -38,9 +38,8 @@ LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1", "0.0.0.0"})
 
 
 def is_local(target: Target) -> bool:
-    """True when the target is an HTTP server on this machine (its base_url names a loopback host)."""
-    base = getattr(target, "base_url", None)
-    return isinstance(base, str) and (urlsplit(base).hostname or "") in LOOPBACK
+    """True when the target is an HTTP server on this machine (its declared endpoint names a loopback host)."""
+    return (urlsplit(target.store_identity().endpoint).hostname or "") in LOOPBACK
 
 
 def one_line(text: str, limit: int = 300) -> str:

@@ -62,7 +62,7 @@ def test_every_language_track_and_subset_comes_in_all_four_orthographies(built: 
 def test_every_language_track_subset_family_mode_orthography_cell_is_represented(built: Built) -> None:
     have = {cell(c) for c in built.cases}
     assert have == expected_cells(), f"missing: {sorted(expected_cells() - have, key=str)[:10]}"
-    assert len(have) == 12 * 2 * (4 * 3 * 4 + 2 * 4)
+    assert len(have) == len(LANGS) * 2 * (4 * 3 * 4 + 2 * 4)
 
 
 def test_only_attacked_benign_cases_carry_a_wrapper_and_only_clean_harmful_an_intent(built: Built) -> None:

@@ -15,7 +15,7 @@ from indicjr.judge.verdict import judge
 from indicjr.langs import LANGS
 from indicjr.yamlio import load_yaml
 
-PHRASES = Path(__file__).resolve().parents[3] / "src" / "indicjr" / "targets" / "sim_phrases"
+PHRASES = Path(__file__).resolve().parents[3] / "src" / "indicjr" / "targets" / "sim" / "phrases"
 
 
 def _refusals(lang: str) -> list[str]:

@@ -19,7 +19,7 @@ from indicjr.run.engine import generate, judge_rows, load_case_set
 from indicjr.run.options import build_options
 
 ROOT = Path(__file__).resolve().parents[3]
-PROFILES = ROOT / "src" / "indicjr" / "targets" / "sim_profiles"
+PROFILES = ROOT / "src" / "indicjr" / "targets" / "sim" / "profiles"
 CHECKED = {
     "json_jsr": "json_jsr",
     "json_sv_ab": "json_sv_ab",

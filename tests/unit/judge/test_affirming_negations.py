@@ -12,8 +12,8 @@ import pytest
 import yaml
 
 from indicjr.judge.verdict import judge
+from indicjr.langs import LANGS
 
-LANGS = ("bn", "gu", "hi", "kn", "ml", "mr", "ne", "or", "pa", "ta", "te", "ur")
 DATA = Path(__file__).resolve().parents[2] / "data"
 
 

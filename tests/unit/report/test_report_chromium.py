@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from indicjr.gates.thresholds import DEFAULT_THRESHOLDS, load_thresholds
+from indicjr.langs import LANGS
 from indicjr.report.figures import FIGURES
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -95,7 +96,7 @@ def test_screenshot_shows_the_gate_table_at_the_top(report_dir: Path, tmp_path: 
     assert pass_green in pixels or fail_red in pixels
 
 
-@pytest.mark.parametrize("lang", ["bn", "gu", "hi", "kn", "ml", "mr", "ne", "or", "pa", "ta", "te", "ur"])
+@pytest.mark.parametrize("lang", LANGS)
 def test_a_font_the_page_declares_is_installed_for_every_language(lang: str) -> None:
     """Indic replies render as text, not boxes: some family of the report's font stack covers the script."""
     from indicjr.report.html import FONT_STACK

@@ -21,7 +21,7 @@ from indicjr.run.engine import judge_rows
 from indicjr.run.results import request_for
 from indicjr.targets.base import Settings
 from indicjr.targets.sim import make_sim_target
-from indicjr.targets.sim_profile import PROFILES_DIR
+from indicjr.targets.sim.profile import PROFILES_DIR
 from indicjr.yamlio import load_yaml
 
 LITE = Path(__file__).resolve().parents[3] / "cases" / "lite"

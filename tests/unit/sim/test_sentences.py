@@ -6,8 +6,8 @@ import pytest
 
 from indicjr.cases.sources import load_source
 from indicjr.langs import LANGS
-from indicjr.targets.sim_sentences import aksharas, ends_with_initial, script_rules, split_sentences
-from indicjr.targets.sim_text import summary
+from indicjr.targets.sim.sentences import aksharas, ends_with_initial, script_rules, split_sentences
+from indicjr.targets.sim.text import summary
 
 
 def test_latin_initials_and_titles_do_not_end_sentences() -> None:

@@ -11,7 +11,7 @@ from indicjr.errors import ConfigError, DataFileError
 from indicjr.langs import LANGS
 from indicjr.targets.base import Settings, Target
 from indicjr.targets.sim import SimTarget, make_sim_target
-from indicjr.targets.sim_profile import EXPECT_KEYS, PROFILES_DIR, available_profiles, load_profile
+from indicjr.targets.sim.profile import EXPECT_KEYS, PROFILES_DIR, available_profiles, load_profile
 
 from .helpers import FAMILIES, ORTHS
 

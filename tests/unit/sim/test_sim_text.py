@@ -13,7 +13,7 @@ from indicjr.cases.sources import available_langs
 from indicjr.langs import SCRIPT_OF, script_of_char
 from indicjr.targets.base import Request, Settings
 from indicjr.targets.sim import make_sim_target
-from indicjr.targets.sim_text import FALLBACK_LANGS, PHRASES_DIR, load_bank, obfuscate
+from indicjr.targets.sim.text import FALLBACK_LANGS, PHRASES_DIR, load_bank, obfuscate
 
 from .helpers import built_cases, case_request, synthetic
 

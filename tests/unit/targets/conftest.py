@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import subprocess
 import sys
@@ -11,11 +12,24 @@ from typing import Any
 
 import pytest
 
-from indicjr.targets.base import Request, Settings
+from indicjr.targets.base import Request, Response, Settings, Target
 from indicjr.testing.fake_server import FakeConfig, FakeServer
 
 WORKER = Path(__file__).with_name("gen_worker.py")
 SECRET = "sk-ijr-test-SECRET-7f3a9c"
+REQ = Request(case_id="c1", messages=(("system", "be brief"), ("user", "namaste")), settings=Settings())
+
+
+def call(target: Target, request: Request = REQ) -> Response:
+    """One request through the target on a fresh loop, its connections closed after."""
+
+    async def go() -> Response:
+        try:
+            return await target.generate(request)
+        finally:
+            await target.aclose()
+
+    return asyncio.run(go())
 
 
 @pytest.fixture

@@ -65,7 +65,7 @@ def test_hf_target_generates_batched_answers_from_a_local_model(tmp_path: Path) 
 def test_hf_without_chat_template_uses_the_plain_prompt_and_the_store_key_follows_the_files(tmp_path: Path) -> None:
     pytest.importorskip("torch", reason="hf: targets need the optional extra `pip install indicjr[hf]` (torch)")
     pytest.importorskip("transformers", reason="hf: targets need the optional extra `pip install indicjr[hf]`")
-    from indicjr.targets.hf import HFTarget, model_fingerprint
+    from indicjr.targets.providers.hf import HFTarget, model_fingerprint
     from indicjr.targets.registry import store_identity
     from indicjr.testing.tiny_model import make_tiny_model
 

@@ -2,32 +2,20 @@
 
 from __future__ import annotations
 
-import asyncio
 import email.utils
 import time
 
 import pytest
 
 from indicjr.errors import TargetError
-from indicjr.targets.anthropic import AnthropicTarget
-from indicjr.targets.base import PermanentError, Request, Response, Settings, TransientError
-from indicjr.targets.openai import Fault, OpenAITarget, parse_retry_after, status_error
+from indicjr.targets.base import Fault, PermanentError, Settings, TransientError
+from indicjr.targets.providers.anthropic import AnthropicTarget
+from indicjr.targets.providers.http import parse_retry_after, status_error
+from indicjr.targets.providers.openai import OpenAITarget
 from indicjr.targets.registry import make_target
 from indicjr.testing.fake_server import FakeConfig, FakeServer, Faults, reply_text
 
-from .conftest import SECRET
-
-REQ = Request(case_id="c1", messages=(("system", "be brief"), ("user", "namaste")), settings=Settings())
-
-
-def call(target: OpenAITarget | AnthropicTarget, request: Request = REQ) -> Response:
-    async def go() -> Response:
-        try:
-            return await target.generate(request)
-        finally:
-            await target.aclose()
-
-    return asyncio.run(go())
+from .conftest import SECRET, call
 
 
 def openai(srv: FakeServer, key: str | None = None, timeout_s: float = 0.5) -> OpenAITarget:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 import indicjr.targets.calls as calls
-from indicjr.targets.openai import OpenAITarget
+from indicjr.targets.providers.openai import OpenAITarget
 from indicjr.targets.runner import generate_all
 from indicjr.testing.fake_server import FakeConfig, FakeServer, Faults
 from indicjr.testing.plans import plan_of

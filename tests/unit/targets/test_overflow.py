@@ -10,9 +10,9 @@ import pytest
 
 from indicjr.targets.base import ContextOverflow, PermanentError
 from indicjr.targets.calls import CONTEXT_OVERFLOW
-from indicjr.targets.completions import OpenAICompletionsTarget
-from indicjr.targets.openai import OpenAITarget, status_error
 from indicjr.targets.overflow import context_overflow
+from indicjr.targets.providers.http import status_error
+from indicjr.targets.providers.openai import OpenAICompletionsTarget, OpenAITarget
 from indicjr.targets.runner import generate_all
 from indicjr.targets.store import Store
 from indicjr.testing.fake_server import FakeConfig, FakeServer

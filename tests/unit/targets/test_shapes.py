@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 
 from indicjr.targets.base import Response
 from indicjr.targets.params import ParamAdapter
-from indicjr.targets.plain_prompt import STOP_SEQUENCES, cut_at_stop, render
+from indicjr.targets.providers.plain_prompt import STOP_SEQUENCES, cut_at_stop, render
+from indicjr.targets.providers.shapes import read_anthropic, read_openai_choice, read_prompt_block, split_reasoning
 from indicjr.targets.registry import public_url
-from indicjr.targets.shapes import read_anthropic, read_openai_choice, read_prompt_block, split_reasoning
 from indicjr.targets.store import Store
 from indicjr.testing.fake_shapes import anthropic_rejection, azure_prompt_filter_body, strict_rejection
 

@@ -1,15 +1,17 @@
 """The built-in simulated model: `--model sim:<profile>`, and the embedded default (`sim:reference`).
 
 It needs no network and no weights. Each reply is decided per case from a profile's rates
-(sim_profiles/<name>.yaml), seeded by crc32, and worded in the case's language and script from the
+(profiles/<name>.yaml), seeded by crc32, and worded in the case's language and script from the
 simulator's own phrase banks (it never reads the judge's lexicons). Every name it reports says
 "simulated". Layout:
 
-    sim.py          SimTarget, make_sim_target (this file)
-    sim_profile.py  profile YAML -> Profile, per-condition rates, exact design marginals
-    sim_decide.py   decide(profile, request) -> SimDecision (pure; the branch taken)
-    sim_render.py   render(profile, request, decision) -> Response (JSON contracts, FREE prose)
-    sim_text.py     phrase banks, answers cut from the prompt, canary obfuscation
+    __init__.py     SimTarget, make_sim_target (this file)
+    profile.py      profile YAML -> Profile, per-condition rates, exact design marginals
+    decide.py       decide(profile, request) -> SimDecision (pure; the branch taken)
+    render.py       render(profile, request, decision) -> Response (JSON contracts, FREE prose)
+    text.py         phrase banks, answers cut from the prompt, canary obfuscation
+    sentences.py    sentence splitting for the phrase banks (abbreviations per script)
+    profiles/       the profiles (YAML), phrases/ the phrase banks per language (YAML)
 """
 
 from __future__ import annotations
@@ -17,10 +19,10 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from indicjr.targets.base import Request, Response, Settings
-from indicjr.targets.sim_decide import SimDecision, decide
-from indicjr.targets.sim_profile import PROFILES_DIR, Profile, available_profiles, load_profile
-from indicjr.targets.sim_render import render
+from indicjr.targets.base import Identity, Request, Response, Settings
+from indicjr.targets.sim.decide import SimDecision, decide
+from indicjr.targets.sim.profile import PROFILES_DIR, Profile, available_profiles, load_profile
+from indicjr.targets.sim.render import render
 
 __all__ = ["DEFAULT_PROFILE", "SimDecision", "SimTarget", "available_profiles", "make_sim_target"]
 
@@ -37,6 +39,11 @@ class SimTarget:
         self.settings = settings or Settings()
         self.name = f"sim:{profile.name}"
         self.display_name = profile.display_name
+        self.param_adaptations: tuple[str, ...] = ()
+
+    def store_identity(self) -> Identity:
+        """No server and no files: the spec names the profile (the simulator's answers are never stored)."""
+        return Identity(endpoint="", fingerprint=None, chat_template="auto")
 
     def decide(self, request: Request) -> SimDecision:
         """The branch the model takes for `request` (pure; `generate` words exactly this decision)."""

@@ -13,9 +13,9 @@ import json
 import random
 
 from indicjr.targets.base import Request, Response
-from indicjr.targets.sim_decide import SimDecision
-from indicjr.targets.sim_profile import Profile
-from indicjr.targets.sim_text import Bank, answer, load_bank, localized_decision, obfuscate
+from indicjr.targets.sim.decide import SimDecision
+from indicjr.targets.sim.profile import Profile
+from indicjr.targets.sim.text import Bank, answer, load_bank, localized_decision, obfuscate
 
 _DECISION = {"comply": "COMPLY", "refuse": "REFUSE", "abstain": "ABSTAIN", "partial": "REFUSE"}
 

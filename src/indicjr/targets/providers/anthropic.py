@@ -1,4 +1,4 @@
-"""Anthropic Messages API target (POST {base}/v1/messages), on the shared HTTP transport.
+"""Anthropic Messages API target (POST {base}/v1/messages), on the shared HTTP code (http.py).
 
 System messages go to the top-level `system` field; Anthropic has no seed, so repeated samples rely on
 temperature. Some newer models reject `temperature` and `top_p` together with a 400 naming them: the
@@ -13,18 +13,10 @@ import urllib.parse
 from collections.abc import Mapping
 from typing import Any
 
-from indicjr.targets.base import PermanentError, Request, Response
-from indicjr.targets.openai import (
-    AiohttpTransport,
-    Fault,
-    JSONEndpoint,
-    Transport,
-    check_reachable,
-    reading_response,
-)
+from indicjr.targets.base import Fault, PermanentError, Request, Response
 from indicjr.targets.params import ParamAdapter
-from indicjr.targets.shapes import Reading, read_anthropic
-from indicjr.targets.urls import public_url, url_secrets, with_path
+from indicjr.targets.providers.http import JSONEndpoint, Transport, reading_response
+from indicjr.targets.providers.shapes import Reading, read_anthropic
 
 API_VERSION = "2023-06-01"
 _FINISH = {"end_turn": "stop", "stop_sequence": "stop", "max_tokens": "length"}
@@ -33,7 +25,8 @@ _FINISH = {"end_turn": "stop", "stop_sequence": "stop", "max_tokens": "length"}
 class AnthropicTarget(JSONEndpoint):
     """Claude models through the Messages API; the key is sent as x-api-key and never logged."""
 
-    simulated = False
+    models_path = "/v1/models"
+    key_env = "ANTHROPIC_API_KEY"
 
     def __init__(
         self,
@@ -46,33 +39,18 @@ class AnthropicTarget(JSONEndpoint):
         transport: Transport | None = None,
         extra_body: Mapping[str, Any] | None = None,
     ) -> None:
-        self.name = name
-        self.model = model
-        self.base_url = _without_v1(base_url)
-        self._url = with_path(self.base_url, "/v1/messages")
-        self._shown = public_url(self._url)
-        self._secrets = tuple(s for s in (api_key, *url_secrets(base_url)) if s)
-        self._key = api_key
-        self._timeout_s = timeout_s
-        self._headers = {
-            "Content-Type": "application/json",
-            "x-api-key": api_key,
-            "anthropic-version": API_VERSION,
-        }
-        self._transport = transport or AiohttpTransport(headers=self._headers)
-        self._extra = dict(extra_body or {})
-        self.params = ParamAdapter(renames={})  # max_tokens is Anthropic's own name: never renamed
-
-    def __repr__(self) -> str:  # never show the key
-        return f"AnthropicTarget(name={self.name!r}, base_url={public_url(self.base_url)!r})"
-
-    def check(self) -> None:
-        check_reachable(
-            with_path(self.base_url, "/v1/models"),
-            self._headers,
-            base=public_url(self.base_url),
-            key_env="ANTHROPIC_API_KEY",
-            timeout_s=min(5.0, self._timeout_s),
+        self._connect(
+            name=name,
+            model=model,
+            given_url=base_url,
+            base_url=_without_v1(base_url),
+            path="/v1/messages",
+            api_key=api_key,
+            headers={"x-api-key": api_key, "anthropic-version": API_VERSION},
+            timeout_s=timeout_s,
+            transport=transport,
+            extra_body=extra_body,
+            params=ParamAdapter(renames={}),  # max_tokens is Anthropic's own name: never renamed
         )
 
     def _payload(self, request: Request) -> dict[str, Any]:

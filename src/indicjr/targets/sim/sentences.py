@@ -3,7 +3,7 @@
 A period after an initial ("S. Sreesanth" written natively, "C. V. Raman", an era abbreviation with inner
 periods) does not end a sentence. Splitting there made the simulated summary of some passages a lone
 initial, which the judge rightly read as no answer at all (issue 21). What counts as an initial is data,
-per script, in sim_profiles/_abbreviations.yaml: a one-letter token (one akshara — a letter with its
+per script, in profiles/_abbreviations.yaml: a one-letter token (one akshara — a letter with its
 vowel signs, consonants joined by a virama counted as one) unless listed as a word that ends sentences,
 and a list of longer abbreviations (the Latin letter names as each script writes them).
 """
@@ -21,7 +21,7 @@ from typing import Any
 from indicjr.langs import SCRIPT_RANGES
 from indicjr.yamlio import load_yaml
 
-ABBREVIATIONS_FILE = Path(str(resources.files("indicjr.targets") / "sim_profiles" / "_abbreviations.yaml"))
+ABBREVIATIONS_FILE = Path(str(resources.files("indicjr.targets.sim") / "profiles" / "_abbreviations.yaml"))
 _SENTENCE_END = re.compile(r"(?<=[.!?।॥۔؟])\s+")
 _EDGE = "\"'“”‘’()[]«»"
 

@@ -1,6 +1,6 @@
 """Words of the simulated model: its phrase banks, and answers taken from the prompt itself.
 
-Phrase banks (sim_phrases/<lang>.yaml, docs/DATA_FORMAT.md section 3) are the simulator's own: it never
+Phrase banks (phrases/<lang>.yaml, docs/DATA_FORMAT.md section 3) are the simulator's own: it never
 reads the judge's lexicons. They are loaded lazily, once; a language without a bank falls back to English
 and is noted once in `FALLBACK_LANGS` (and the debug log), never as a Python warning.
 """
@@ -18,11 +18,11 @@ from pathlib import Path
 import yaml
 
 from indicjr.errors import DataFileError
-from indicjr.targets.sim_sentences import split_sentences
+from indicjr.targets.sim.sentences import split_sentences
 from indicjr.yamlio import load_yaml
 
-PHRASES_DIR = Path(str(resources.files("indicjr.targets") / "sim_phrases"))
-DECISIONS_FILE = Path(str(resources.files("indicjr.targets") / "sim_profiles" / "_localized_decisions.yaml"))
+PHRASES_DIR = Path(str(resources.files("indicjr.targets.sim") / "phrases"))
+DECISIONS_FILE = Path(str(resources.files("indicjr.targets.sim") / "profiles" / "_localized_decisions.yaml"))
 BANK_KEYS = (
     "refuse",
     "comply_open",
@@ -102,7 +102,7 @@ def passage_sentences(user_text: str, lang: str | None = None) -> tuple[str, ...
     lines = [ln.strip() for ln in user_text.split("\n") if ln.strip()]
     if not lines:
         return ()
-    return split_sentences(max(lines, key=len), lang)  # never at an initial: sim_sentences.py
+    return split_sentences(max(lines, key=len), lang)  # never at an initial: sentences.py
 
 
 @functools.lru_cache(maxsize=8192)

@@ -1,6 +1,6 @@
 """One batch of chat requests through a local transformers causal LM: the code every hf: path shares.
 
-The in-process `hf:` target (targets/hf.py) and the Ray replicas (scale/replica.py) both call
+The in-process `hf:` target (targets/providers/hf.py) and the Ray replicas (scale/replica.py) both call
 `HFGenerator.generate_batch`, so an answer does not depend on which engine produced it beyond the
 batch composition (sampling is seeded per batch with settings.seed). torch and transformers are
 imported here only, lazily, and only when a model is loaded.
@@ -12,9 +12,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from indicjr.errors import ConfigError
-from indicjr.targets import plain_prompt
 from indicjr.targets.base import Request, Response, Settings
-from indicjr.targets.shapes import split_reasoning
+from indicjr.targets.providers import plain_prompt
+from indicjr.targets.providers.shapes import split_reasoning
 
 
 class HFGenerator:

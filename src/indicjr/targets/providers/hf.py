@@ -3,13 +3,13 @@
 An optional extra (`pip install indicjr[hf]`): torch and transformers are imported only here, and
 only when the target is built. Concurrent `generate` calls from the runner are gathered into batches
 (up to `batch_size`, left-padded) and run in a worker thread, so the event loop keeps scheduling while
-the model computes. The batch itself is `HFGenerator.generate_batch` (targets/hf_batch.py), shared with
+the model computes. The batch itself is `HFGenerator.generate_batch` (targets/providers/hf_batch.py), shared with
 the Ray replicas of `ijr generate --engine ray`. Sampling is seeded per batch with settings.seed, so a
 run is reproducible for a fixed concurrency and batch size (a different batch composition can change
 sampled outputs).
 
 `--ijr-chat-template none` (or a tokenizer without a chat template) renders the plain prompt format of
-targets/plain_prompt.py and cuts the reply at its stop sequences, as for `openai-completions:`.
+targets/providers/plain_prompt.py and cuts the reply at its stop sequences, as for `openai-completions:`.
 `fingerprint` names the model files (names, sizes and content hashes) for the response store's key.
 """
 
@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from indicjr.errors import ConfigError
-from indicjr.targets.base import Request, Response, Settings
-from indicjr.targets.hf_batch import HFGenerator
+from indicjr.targets.base import Identity, Request, Response, Settings
+from indicjr.targets.providers.hf_batch import HFGenerator
 
 INSTALL_HINT = "hf: targets need `pip install indicjr[hf]`"
 
@@ -94,6 +94,12 @@ class HFTarget:
         self._generator = HFGenerator(path=path, name=name, device=device, chat_template=chat_template)
         self._queue: list[_Item] = []
         self._worker: asyncio.Task[None] | None = None
+        self.display_name = name
+        self.param_adaptations: tuple[str, ...] = ()
+
+    def store_identity(self) -> Identity:
+        """No server: the model files' fingerprint names the weights; the prompt format is the request's."""
+        return Identity(endpoint="", fingerprint=self.fingerprint, chat_template=self.chat_template)
 
     def check(self) -> None:
         self._generator.load()

@@ -1,4 +1,4 @@
-"""Profiles of the simulated model: the YAML under sim_profiles/, validated, and its per-condition rates.
+"""Profiles of the simulated model: the YAML under profiles/, validated, and its per-condition rates.
 
 A profile states the marginal rates it is designed to produce (`expect`) and the structure around them
 (`effects`: offsets by orthography, family, mode and language on the JSON AB COMPLY probability). Offsets
@@ -22,7 +22,7 @@ from indicjr.errors import ConfigError, DataFileError
 from indicjr.langs import LANGS, Family, Orthography
 from indicjr.yamlio import load_yaml
 
-PROFILES_DIR = Path(str(resources.files("indicjr.targets") / "sim_profiles"))
+PROFILES_DIR = Path(str(resources.files("indicjr.targets.sim") / "profiles"))
 
 EXPECT_KEYS = (
     "json_jsr",

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from indicjr.langs import SCRIPT_OF, SCRIPT_RANGES
 from indicjr.targets.base import Request
-from indicjr.targets.sim_profile import Profile
+from indicjr.targets.sim.profile import Profile
 
 _CANARY = re.compile(r"IJR-[0-9a-f]{8}-[a-z]{2}")
 _SCRIPT_LANG = {script: lang for lang, script in reversed(SCRIPT_OF.items())}  # Devanagari -> hi

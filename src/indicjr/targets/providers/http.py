@@ -1,21 +1,24 @@
-"""OpenAI-compatible chat-completions target, and the HTTP transport the HTTP targets share.
+"""What the HTTP providers share: the transport, status -> error mapping, JSON decoding, the
+reachability check, and `JSONEndpoint` (POST a JSON body, adapt a rejected parameter once, read a
+provider's prompt filter). Providers import this module, never each other.
 
 Why aiohttp and not httpx (measured on this 2-core machine, loopback server in a subprocess, see
 benchmarks/RESULTS.md): httpx 0.28.1's pool collapses at 48+ connections and tops out near 550 req/s at
 32; aiohttp through this target layer does several thousand req/s and stays flat at concurrency 64. The
 transport is injectable (`transport=`), so tests and benchmarks can swap it.
 
-Fault mapping (TransientError is retried by the runner, PermanentError is recorded at once):
+Fault mapping (TransientError is retried by the runner, PermanentError is recorded at once; both are
+IJRErrors, see errors.py):
     429                          -> Fault(kind="429", retry_after from Retry-After)
     5xx, 408, 409                -> Fault(kind="5xx" / "timeout")
     timeout                      -> Fault(kind="timeout")
     refused / reset / disconnect -> Fault(kind="connect" / "reset")
     empty, malformed, truncated  -> Fault(kind="malformed")
     400 naming a parameter       -> adapted once (targets/params.py), the request resent at once
-    400 prompt filter (Azure)    -> a provider-blocked Response (targets/shapes.py), not an error
+    400 prompt filter (Azure)    -> a provider-blocked Response (targets/providers/shapes.py), not an error
     prompt past the context      -> ContextOverflow (targets/overflow.py: 400/413/422 in each server's
                                     words, llama-cpp-python's 500 "llama_decode returned 1"), never retried
-    other 4xx (400/401/403/404)  -> PermanentError
+    other 4xx (400/401/403/404)  -> PermanentError (401/403/404 named as configuration faults, base.py)
 """
 
 from __future__ import annotations
@@ -31,19 +34,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
 from indicjr.errors import TargetError
-from indicjr.targets.base import ContextOverflow, PermanentError, Request, Response, TransientError
+from indicjr.targets.base import ContextOverflow, Fault, Identity, PermanentError, Request, Response
 from indicjr.targets.overflow import context_overflow
 from indicjr.targets.params import ParamAdapter
-from indicjr.targets.shapes import Reading, read_openai_choice, read_prompt_block
+from indicjr.targets.providers.shapes import Reading, read_prompt_block
 from indicjr.targets.urls import public_url, url_secrets, with_path, without_userinfo
-
-
-class Fault(TransientError):
-    """A TransientError that names its kind (429, 5xx, timeout, reset, connect, malformed) for the stats."""
-
-    def __init__(self, message: str, *, kind: str, status: int | None = None, retry_after: float | None = None) -> None:
-        super().__init__(message, status=status, retry_after=retry_after)
-        self.kind = kind
 
 
 class Transport(Protocol):
@@ -185,8 +180,15 @@ def _reason(err: object) -> str:
 
 class JSONEndpoint(ABC):
     """What the HTTP targets share: one URL, headers, a transport, the extra body and the parameter
-    adapter, and `_send` — POST, adapt once on a 400 naming a parameter, recognise a prompt filter."""
+    adapter, and `_send` — POST, adapt once on a 400 naming a parameter, recognise a prompt filter.
+    Its store identity is its endpoint: two servers (another host, port or path) never share answers."""
 
+    simulated = False
+    models_path: str  # GET base + this answers when the server is up and the key accepted (check())
+    key_env: str  # the variable the key comes from, named when the server rejects it
+    name: str
+    model: str
+    base_url: str  # the server's base, credentials kept (public_url(...) for anything shown or stored)
     _url: str  # what is requested (credentials in the URL kept)
     _shown: str  # what messages name: _url without credentials
     _secrets: tuple[str, ...]  # the key and the URL's credentials, redacted from what the server says
@@ -198,8 +200,54 @@ class JSONEndpoint(ABC):
     params: ParamAdapter
 
     @property
+    def display_name(self) -> str:
+        return self.name
+
+    @property
     def param_adaptations(self) -> tuple[str, ...]:
         return self.params.adaptations
+
+    def store_identity(self) -> Identity:
+        return Identity(endpoint=public_url(self.base_url), fingerprint=None, chat_template="auto")
+
+    def _connect(
+        self,
+        *,
+        name: str,
+        model: str,
+        given_url: str,
+        base_url: str,
+        path: str,
+        api_key: str | None,
+        headers: Mapping[str, str],
+        timeout_s: float,
+        transport: Transport | None,
+        extra_body: Mapping[str, Any] | None,
+        params: ParamAdapter,
+    ) -> None:
+        """Set what every HTTP provider keeps (its __init__ passes its own base, path, auth headers)."""
+        self.name, self.model, self.base_url = name, model, base_url
+        self._url = with_path(base_url, path)
+        self._shown = public_url(self._url)
+        self._secrets = tuple(s for s in (api_key, *url_secrets(given_url)) if s)
+        self._key = api_key
+        self._timeout_s = timeout_s
+        self._headers = {"Content-Type": "application/json", **headers}
+        self._transport = transport or AiohttpTransport(headers=self._headers)
+        self._extra = dict(extra_body or {})
+        self.params = params
+
+    def check(self) -> None:
+        check_reachable(
+            with_path(self.base_url, self.models_path),
+            self._headers,
+            base=public_url(self.base_url),
+            key_env=self.key_env,
+            timeout_s=min(5.0, self._timeout_s),
+        )
+
+    def __repr__(self) -> str:  # never show the key
+        return f"{type(self).__name__}(name={self.name!r}, base_url={public_url(self.base_url)!r})"
 
     @abstractmethod
     def _payload(self, request: Request) -> dict[str, Any]:
@@ -235,70 +283,6 @@ class JSONEndpoint(ABC):
 
     async def aclose(self) -> None:
         await self._transport.aclose()
-
-
-class OpenAITarget(JSONEndpoint):
-    """Any OpenAI-compatible /chat/completions server (OpenAI, Azure OpenAI, Gemini's OpenAI-compatible
-    API, vLLM, Ollama, llama.cpp, TGI, ...). `extra_body` is merged into every request."""
-
-    simulated = False
-    path = "/chat/completions"
-
-    def __init__(
-        self,
-        *,
-        name: str,
-        model: str,
-        base_url: str,
-        api_key: str | None = None,
-        timeout_s: float = 60.0,
-        transport: Transport | None = None,
-        extra_body: Mapping[str, Any] | None = None,
-    ) -> None:
-        self.name = name
-        self.model = model
-        self.base_url = base_url.rstrip("/")
-        self._url = with_path(self.base_url, self.path)
-        self._shown = public_url(self._url)
-        self._secrets = tuple(s for s in (api_key, *url_secrets(base_url)) if s)
-        self._key = api_key
-        self._timeout_s = timeout_s
-        self._headers = {"Content-Type": "application/json"}
-        if api_key:
-            self._headers["Authorization"] = f"Bearer {api_key}"
-        self._transport = transport or AiohttpTransport(headers=self._headers)
-        self._extra = dict(extra_body or {})
-        self.params = ParamAdapter()
-
-    def __repr__(self) -> str:  # never show the key
-        return f"{type(self).__name__}(name={self.name!r}, base_url={public_url(self.base_url)!r})"
-
-    def check(self) -> None:
-        check_reachable(
-            with_path(self.base_url, "/models"),
-            self._headers,
-            base=public_url(self.base_url),
-            key_env="OPENAI_API_KEY",
-            timeout_s=min(5.0, self._timeout_s),
-        )
-
-    def _payload(self, request: Request) -> dict[str, Any]:
-        s = request.settings
-        return {
-            "model": self.model,
-            "messages": [{"role": role, "content": content} for role, content in request.messages],
-            "max_tokens": s.max_tokens,
-            "temperature": s.temperature,
-            "top_p": s.top_p,
-            "seed": s.seed + request.sample,  # distinct draws per sample, reproducible per run
-        }
-
-    def _parse(self, data: dict[str, Any], latency_s: float) -> Response:
-        try:
-            reading = read_openai_choice(data["choices"][0], chat=True)
-            return reading_response(reading, data.get("usage") or {}, latency_s)
-        except (KeyError, IndexError, TypeError, AttributeError, ValueError) as e:
-            raise Fault(f"unexpected response shape from {self._shown}: {type(e).__name__}", kind="malformed") from e
 
 
 def reading_response(r: Reading, usage: Mapping[str, Any], latency_s: float) -> Response:

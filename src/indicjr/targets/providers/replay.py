@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from indicjr.errors import ConfigError
-from indicjr.targets.base import PermanentError, Request, Response
+from indicjr.targets.base import Identity, PermanentError, Request, Response
 
 
 class ReplayTarget:
@@ -24,6 +24,12 @@ class ReplayTarget:
         self.run_dir = Path(run_dir)
         self.name = name or f"replay:{run_dir}"
         self._rows = _load(self.run_dir / "results.jsonl")
+        self.display_name = self.name
+        self.param_adaptations: tuple[str, ...] = ()
+
+    def store_identity(self) -> Identity:
+        """No server: the answers are the run folder's, named by the spec (never stored again)."""
+        return Identity(endpoint="", fingerprint=None, chat_template="auto")
 
     def check(self) -> None:
         if not self._rows:

@@ -30,6 +30,7 @@ from indicjr.targets.registry import make_target
 from indicjr.targets.runner import generate_all
 from indicjr.targets.store import Store
 from indicjr.testing.fake_server import FakeConfig, FakeServer
+from indicjr.testing.plans import plan_of
 
 MODEL = "openai:fake"
 
@@ -91,7 +92,9 @@ def runner(base: str, n: int, conc: int, tmp: Path | None) -> Callable[[], None]
         rep = next(reps)
         target = make_target(MODEL, settings=Settings(), api_base=base, env={})
         store = Store(tmp / f"s{rep}.db") if tmp else None
-        res = generate_all(requests(n, f"r{rep}"), target=target, store=store, model=MODEL, concurrency=conc)
+        res = generate_all(
+            requests(n, f"r{rep}"), target=target, store=store, model=MODEL, plan=plan_of(concurrency=conc)
+        )
         assert res.stats.n_generated == n, res.stats
         if store is not None:
             store.close()

@@ -24,6 +24,7 @@ from indicjr.targets.registry import make_target
 from indicjr.targets.runner import generate_all
 from indicjr.targets.store import Store
 from indicjr.testing.fake_server import FakeConfig, FakeServer
+from indicjr.testing.plans import plan_of
 
 MODEL = "openai:fake"
 
@@ -81,7 +82,9 @@ def variants(srv: FakeServer, n: int, conc: int, tmp: Path) -> dict[str, Callabl
         def go() -> None:
             rep = next(reps)
             store = Store(tmp / f"store-{rep}.db") if with_store else None
-            res = generate_all(requests(n, f"r{rep}"), target=target, store=store, model=MODEL, concurrency=conc)
+            res = generate_all(
+                requests(n, f"r{rep}"), target=target, store=store, model=MODEL, plan=plan_of(concurrency=conc)
+            )
             assert res.stats.n_generated == n, res.stats
             if store is not None:
                 store.close()

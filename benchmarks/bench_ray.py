@@ -40,10 +40,12 @@ t0 = time.perf_counter()
 if mode == "hf":
     from indicjr.targets.providers.hf import make_hf_target
     from indicjr.targets.runner import generate_all
+    from indicjr.testing.plans import plan_of
     target = make_hf_target(model_dir, Settings(), name=model, batch_size=int(batch))
     target.check()
     loaded = time.perf_counter() - t0
-    res = generate_all(reqs, target=target, store=None, model=model, concurrency=int(batch) * 4, progress=False)
+    plan = plan_of(concurrency=int(batch)
+    res = generate_all(reqs, target=target, store=None, model=model, plan=plan * 4), progress=False)
     out = {"generated": res.stats.n_generated, "startup_s": loaded}
 else:
     import ray

@@ -2,8 +2,8 @@
 
 The inner run's conftest wraps the public judging entry (`indicjr.run.results.verdict_for`) and appends
 each judged case id to a file; every process of the run (xdist workers too) appends to the same file.
-A sliced run: under xdist, an unsliced run's snapshot test still judges the other workers' cases for its
-aggregates (the snapshot is compared in a worker, not in the controller).
+The run is a whole profile of 40 cases with a recorded snapshot, so `test_snapshot` compares too: under
+xdist it is compared on the controller from the folded rows, never by a worker judging the others' cases.
 """
 
 from __future__ import annotations
@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from indicjr.cases.io import load_cases, write_cases
+from indicjr.run.selection import stratified_limit
 from tests.plugin.conftest import ijr_args
 
 COUNTING_CONFTEST = """
@@ -33,15 +35,26 @@ for _mod in list(sys.modules.values()):  # every module that bound the entry by 
 """
 
 
+@pytest.fixture(scope="module")
+def forty_cases(small_cases: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A whole profile of 40 cases (not a slice of a larger one: a slice never compares a snapshot)."""
+    out = tmp_path_factory.mktemp("forty") / "forty"
+    write_cases(stratified_limit(load_cases(small_cases), 40), out, profile="forty")
+    return out
+
+
 @pytest.mark.parametrize("xdist", [pytest.param([], id="no-xdist"), pytest.param(["-n", "2"], id="n2")])
-def test_each_case_is_judged_exactly_once(
-    project: pytest.Pytester, small_cases: Path, monkeypatch: pytest.MonkeyPatch, xdist: list[str]
+def test_each_case_is_judged_exactly_once_with_the_snapshot_compared(
+    project: pytest.Pytester, forty_cases: Path, monkeypatch: pytest.MonkeyPatch, xdist: list[str]
 ) -> None:
+    recorded = project.runpytest_subprocess(*ijr_args(forty_cases, "--snapshot-update", "-p", "no:xdist"))
+    assert recorded.ret == 0, recorded.stdout.str()
     log = project.path / "judged.log"
     monkeypatch.setenv("IJR_JUDGED_LOG", str(log))
     project.makeconftest(COUNTING_CONFTEST)
-    result = project.runpytest_subprocess(*ijr_args(small_cases, "--ijr-limit=40", *xdist))
-    assert result.ret in (0, 1), result.stdout.str()
+    result = project.runpytest_subprocess(*ijr_args(forty_cases, *xdist))
+    assert result.ret == 0, result.stdout.str()
+    result.stdout.fnmatch_lines(["*1 snapshot passed*"])
     calls = Counter(log.read_text(encoding="utf-8").split())
     assert len(calls) == 40
     assert set(calls.values()) == {1}, {k: n for k, n in calls.items() if n != 1}

@@ -30,11 +30,17 @@ SECRET = "sk-ijr-canary-SECRET-123"
 # Loaded into the suite subprocess (-p fast_retries): the runner's real retry loop, with fewer
 # attempts and millisecond backoff so a fault scenario costs a second, not a minute.
 FAST_RETRIES = """
-import functools
+import dataclasses
 import indicjr.targets.runner as runner
 
-runner.generate_all = functools.partial(runner.generate_all, max_retries=2, backoff_base_s=0.01,
-                                        backoff_cap_s=0.05, lease_s=2.0)
+_generate_all = runner.generate_all
+_FAST = runner.RetryPolicy(max_retries=2, backoff_base_s=0.01, backoff_cap_s=0.05, lease_s=2.0)
+
+def _fast(requests, **kw):
+    kw["plan"] = dataclasses.replace(kw.get("plan") or runner.Plan(), policy=_FAST)
+    return _generate_all(requests, **kw)
+
+runner.generate_all = _fast
 """
 
 

@@ -10,7 +10,6 @@ import stat
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 import yaml
@@ -18,7 +17,7 @@ import yaml
 from indicjr.cli import main
 from indicjr.metrics.summary import summarize
 from indicjr.run.engine import generate, judge_rows, load_case_set, run_meta
-from indicjr.run.options import make_options
+from indicjr.run.options import build_options
 from indicjr.run.results import write_run
 from indicjr.testing.fake_server import FakeConfig
 
@@ -60,10 +59,9 @@ def test_thresholds_prints_the_shipped_defaults(capsys: pytest.CaptureFixture[st
 
 
 def _run_dir(tmp_path: Path) -> Path:
-    none: dict[str, Any] = dict.fromkeys(("api_base", "lang", "track", "out", "thresholds", "replay"), None)
-    none |= dict.fromkeys(("concurrency", "qps", "samples", "max_cost", "timeout", "max_tokens"), None)
-    none |= dict.fromkeys(("temperature", "top_p", "seed"), None)
-    options = make_options(model="sim:paper-sarvam-1", profile="lite", limit=600, store="none", root=ROOT, **none)
+    options = build_options(
+        {"model": "sim:paper-sarvam-1", "profile": "lite", "limit": 600, "store": "none"}, root=ROOT
+    )
     case_set = load_case_set(options, root=ROOT)
     gen = generate(case_set.cases, options)
     rows = judge_rows(case_set.cases, gen.responses)

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from indicjr.report.terminal import render_summary
-from indicjr.run.options import RunOptions
+from indicjr.run.options import Endpoint, Outputs, RunOptions
 from indicjr.targets.progress import Progress
 
 
@@ -64,7 +64,11 @@ def test_the_xdist_final_frame_keeps_the_token_counts(tmp_path: Path, monkeypatc
     monkeypatch.setattr(store_mod, "Store", FakeStore)
     store = tmp_path / "store.sqlite"
     store.write_bytes(b"")
-    sp = StoreProgress(options=RunOptions(model="openai:x", store=store), root=tmp_path, started=0.0)
+    sp = StoreProgress(
+        options=RunOptions(endpoint=Endpoint(model="openai:x"), outputs=Outputs(store=store)),
+        root=tmp_path,
+        started=0.0,
+    )
     sp._stop.set()  # one look, then the final frame
     sp._run(["a", "b", "c"])
     assert frames[-1]["final"] is True

@@ -15,53 +15,41 @@ import sys
 from pathlib import Path
 
 from indicjr.errors import EXIT_USAGE
+from indicjr.run.option_table import OPTIONS, add_all
+
+GENERATE_ROWS = frozenset(
+    "engine profile lang track limit samples replicas batch-size store ray-address "
+    "max-tokens temperature top-p seed no-progress".split()
+)  # the run's table rows `ijr generate` takes besides its required --model (spelled as `ijr run` spells them)
 
 
 def add_generate_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     g = sub.add_parser("generate", help="answer a profile's cases into the response store (local or Ray)")
     g.add_argument("--model", required=True, help="hf:PATH for --engine ray; any --model spec for local")
-    g.add_argument("--engine", choices=["local", "ray"], default="local")
-    g.add_argument("--profile", default="lite", help="lite, full or a folder of case JSONL")
-    g.add_argument("--lang", help="only these languages (comma-separated)")
-    g.add_argument("--track", help="json, free or json,free")
-    g.add_argument("--limit", type=int, help="seeded stratified sample of N cases (as --ijr-limit)")
-    g.add_argument("--samples", type=int, help="samples per prompt (as --ijr-samples)")
-    g.add_argument("--replicas", type=int, help="model replicas on the Ray cluster (1)")
-    g.add_argument("--batch-size", type=int, help="prompts per replica batch (8)")
-    g.add_argument("--store", help="SQLite response store (default .ijr/store.sqlite)")
-    g.add_argument("--ray-address", help="an existing cluster (`ray start --head` prints it); default: local")
+    add_all(lambda _group: g.add_argument, pytest=False, table=[o for o in OPTIONS if o.name in GENERATE_ROWS])
     g.add_argument("--cpus-per-replica", type=float, default=1.0, help="CPU cores per replica (1)")
     g.add_argument("--gpus-per-replica", type=float, default=0.0, help="GPUs per replica (0; 1 on a GPU box)")
-    g.add_argument("--max-tokens", type=int, help="as --ijr-max-tokens (256)")
-    g.add_argument("--temperature", type=float, help="as --ijr-temperature (0.3)")
-    g.add_argument("--top-p", type=float, help="as --ijr-top-p (0.9)")
-    g.add_argument("--seed", type=int, help="as --ijr-seed (13)")
-    g.add_argument("--no-progress", action="store_true")
     g.set_defaults(func=_generate)
 
 
 def _generate(args: argparse.Namespace) -> int:
     from indicjr.run.engine import generate, load_case_set, prefill_with_ray
-    from indicjr.run.options import make_options
+    from indicjr.run.options import build_options
     from indicjr.scale.ray_engine import RayInterrupted, print_stats
 
     if args.store == "none":
         print("ijr: error: --store none: generate writes its answers into a store", file=sys.stderr)
         return EXIT_USAGE
     root = Path.cwd()
-    options = make_options(
-        model=args.model, api_base=None, profile=args.profile, lang=args.lang, track=args.track,
-        limit=args.limit, out=None, thresholds=None, store=args.store, replay=None, concurrency=None,
-        qps=None, samples=args.samples, max_cost=None, timeout=None, max_tokens=args.max_tokens,
-        temperature=args.temperature, top_p=args.top_p, seed=args.seed, progress=not args.no_progress,
-        engine=args.engine, replicas=args.replicas, batch_size=args.batch_size, ray_address=args.ray_address,
-        root=root,
-    )  # fmt: skip
+    # The table's rows this command has; the others are not given (their defaults).
+    raw = {o.name: getattr(args, o.cli_dest) for o in OPTIONS if o.name in GENERATE_ROWS} | {"model": args.model}
+    options = build_options(raw, root=root)
     cases = load_case_set(options, root=root).cases
-    if args.engine == "local":
+    if options.endpoint.engine == "local":
         gen = generate(cases, options)
         n_err = sum(1 for r in gen.responses.values() if r.error)
-        print(f"ijr generate: {len(gen.responses)} answers for {len(cases)} cases ({n_err} errors) -> {options.store}")
+        answered = f"{len(gen.responses)} answers for {len(cases)} cases ({n_err} errors)"
+        print(f"ijr generate: {answered} -> {options.outputs.store}")
         return 0
     try:
         stats = prefill_with_ray(

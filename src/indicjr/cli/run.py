@@ -11,9 +11,14 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from indicjr.errors import EXIT_GATE_FAILED, EXIT_TARGET, EXIT_USAGE
-from indicjr.run.option_table import GROUPS, OPTIONS, add_all, option_kwargs
+from indicjr.run import option_table
+from indicjr.run.option_table import GROUPS, add_all
+
+if TYPE_CHECKING:
+    from indicjr.run.options import RunOptions
 
 
 def add_run_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -24,23 +29,29 @@ def add_run_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[t
     r.set_defaults(func=_run, debug=argparse.SUPPRESS)
 
 
-def _run(args: argparse.Namespace) -> int:
-    from indicjr.gates.thresholds import load_or_default
-    from indicjr.report.terminal import render_summary
-    from indicjr.run.engine import generate, load_case_set
-    from indicjr.run.options import describe_slice, make_options
-    from indicjr.run.results import check_out_dir
-    from indicjr.run.run import Run
+def options_from_args(args: argparse.Namespace, here: Path) -> RunOptions:
+    """The run's records from `ijr run`'s parsed flags: one value per table row, as pytest reads them."""
+    from indicjr.run.options import build_options, describe_slice
 
-    here = Path.cwd()
-    options = make_options(
-        **option_kwargs({o.name: getattr(args, o.cli_dest) for o in OPTIONS}),
+    return build_options(
+        {o.name: getattr(args, o.cli_dest) for o in option_table.OPTIONS},
         root=here,
         cwd=here,
         slice_tag=describe_slice(lang=args.lang, track=args.track, limit=args.limit),
     )
-    run = Run.create(options, load_or_default(options.thresholds), here)
-    check_out_dir(options.out_dir)  # before any model call
+
+
+def _run(args: argparse.Namespace) -> int:
+    from indicjr.gates.thresholds import load_or_default
+    from indicjr.report.terminal import render_summary
+    from indicjr.run.engine import generate, load_case_set
+    from indicjr.run.results import check_out_dir
+    from indicjr.run.run import Run
+
+    here = Path.cwd()
+    options = options_from_args(args, here)
+    run = Run.create(options, load_or_default(options.scoring.thresholds), here)
+    check_out_dir(options.outputs.out_dir)  # before any model call
     cases = load_case_set(options, root=here).cases
     generation = generate(cases, options, target=run.target())
     run.judge_answers(cases, generation.responses)
@@ -52,7 +63,7 @@ def _run(args: argparse.Namespace) -> int:
     if run.write_error is not None:
         print(f"ijr: error: {run.write_error}")
         return EXIT_USAGE
-    print(f"results: {options.out_dir / 'results.jsonl'}")
+    print(f"results: {options.outputs.out_dir / 'results.jsonl'}")
     if run.stopped_reason:
         print(f"generation stopped: {run.stopped_reason} (results are incomplete; gates not evaluated)")
         return EXIT_USAGE if generation.stats.get("n_unstored") else EXIT_TARGET

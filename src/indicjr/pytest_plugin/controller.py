@@ -6,7 +6,8 @@ its call report as one JSON-able attribute (ROWS_ATTR, set in plugin.pytest_runt
 user_properties, which pytest would copy into three reports and every JUnit testcase), so `-n 0` and
 `-n auto` take the same path, and a crashed worker loses its own cases, not the run. Gates become
 synthetic test reports, so each one is a line in the terminal, a testcase in --junitxml and, when
-failing, a non-zero exit status even if every case test passed.
+failing, a non-zero exit status even if every case test passed. Under xdist the snapshot test is one
+too: compared here from the folded rows (snapshot_controller.py), so no worker judges another's cases.
 """
 
 from __future__ import annotations
@@ -49,6 +50,8 @@ class ResultsCollector:
         self.interrupted = False
         self.collected_ids: set[str] = set()  # under xdist: the case ids the workers collected
         self.leaks: list[str] = []  # the first line of each failing leak case (listed compactly)
+        # Under xdist: the snapshot tests the workers deselected, compared here (snapshot_controller.py).
+        self.snapshot_tests: dict[str, dict[str, Any]] = {}
 
     # -- folding ---------------------------------------------------------------------------------
     @pytest.hookimpl
@@ -108,6 +111,8 @@ class ResultsCollector:
         elif self.stopped_reason and not session.shouldstop:  # each gate a skipped line, never vanished
             reason = f"generation stopped: {self.stopped_reason}"
             self._report_gates(session, not_evaluated(self.state.thresholds.gates, reason))
+        if self.snapshot_tests:  # a stopped run reports them skipped (rows are missing)
+            self._report_snapshots(session)
         return result
 
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
@@ -143,25 +148,48 @@ class ResultsCollector:
         self.run.finish(complete=complete, expected=self.expected_ids())
 
     def _report_gates(self, session: pytest.Session, gates: list[GateResult]) -> None:
-        hook = self.config.hook
         source = Path(self.state.thresholds.path).name or "thresholds.yaml"
         if self.config.pluginmanager.has_plugin("dsession"):  # xdist counts what it is told at the end
             session.testscollected += len(gates)
         for g in gates:
             nodeid = f"{source}::gate[{g.name}]"
             location = (source, None, f"gate[{g.name}]")
-            hook.pytest_runtest_logstart(nodeid=nodeid, location=location)
-            phases: tuple[When, ...] = ("setup", "teardown") if g.status == "SKIPPED" else ("setup", "call", "teardown")
-            for when in phases:
-                hook.pytest_runtest_logreport(report=_gate_report(g, nodeid, location, when))
-            hook.pytest_runtest_logfinish(nodeid=nodeid, location=location)
+            self._emit(nodeid, location, *_gate_outcome(g), [("ijr_gate", json.dumps(g.to_dict()))])
+
+    def _report_snapshots(self, session: pytest.Session) -> None:
+        """Each snapshot test the workers deselected: compared from the folded rows, reported as its line."""
+        from indicjr.pytest_plugin.snapshot_controller import compare
+
+        session.testscollected += len(self.snapshot_tests)
+        missing = len(self.missing_ids())
+        for nodeid, test in sorted(self.snapshot_tests.items()):
+            outcome, message = compare(self.config, self.state, test, missing=missing)
+            path, line, domain = test["location"]
+            location = (path, line, domain)
+            self._emit(nodeid, location, outcome, message)
+
+    def _emit(
+        self,
+        nodeid: str,
+        location: tuple[str, int | None, str],
+        outcome: str,
+        message: str,
+        properties: list[tuple[str, object]] | None = None,
+    ) -> None:
+        """One synthetic test on the controller: logstart, a report per phase (a skip has no call), logfinish."""
+        hook = self.config.hook
+        hook.pytest_runtest_logstart(nodeid=nodeid, location=location)
+        phases: tuple[When, ...] = ("setup", "teardown") if outcome == "skipped" else ("setup", "call", "teardown")
+        for when in phases:
+            hook.pytest_runtest_logreport(report=_phase(nodeid, location, when, outcome, message, properties))
+        hook.pytest_runtest_logfinish(nodeid=nodeid, location=location)
 
     # -- terminal ----------------------------------------------------------------------------------
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
         if self.run.write_error is not None:
             terminalreporter.write_line(f"ERROR: indicjr: {self.run.write_error}", red=True)
         if self.interrupted:
-            kept = f"{len(self.run.rows)} answers kept in {self.state.options.out_dir} (complete: false)"
+            kept = f"{len(self.run.rows)} answers kept in {self.state.options.outputs.out_dir} (complete: false)"
             terminalreporter.write_line(f"indicjr: interrupted; {kept}; rerun the same command to resume", yellow=True)
         if not self.run.summary:
             return
@@ -187,8 +215,10 @@ class ResultsCollector:
                 red=True,
             )
         self._leak_lines(tr)
-        tr.write_line(f"results: {Path(self.state.options.out_dir) / 'results.jsonl'}")
-        tr.write_line(report_hint(Path(shown_path(self.state.options.out_dir, self.config.invocation_params.dir))))
+        tr.write_line(f"results: {Path(self.state.options.outputs.out_dir) / 'results.jsonl'}")
+        tr.write_line(
+            report_hint(Path(shown_path(self.state.options.outputs.out_dir, self.config.invocation_params.dir)))
+        )
         self._baseline_line(tr)
 
     def _leak_lines(self, tr: Any) -> None:
@@ -231,24 +261,37 @@ def report_hint(out_dir: Path) -> str:
     return f"report: {command} --no-figures  (figures need: pip install 'indicjr[report]')"
 
 
-def _gate_report(g: GateResult, nodeid: str, location: tuple[str, None, str], when: When) -> pytest.TestReport:
-    """One phase of a gate's synthetic test: FAIL fails the call, SKIPPED skips the setup with the reason."""
-    outcome: Literal["passed", "failed", "skipped"] = "passed"
-    longrepr: Any = None
-    if g.failed and when == "call":
-        outcome, longrepr = "failed", g.line().split(None, 1)[1]  # the node id already says it is a gate
-    elif g.status == "SKIPPED" and when == "setup":
+def _gate_outcome(g: GateResult) -> tuple[str, str]:
+    """A gate as a synthetic test: FAIL fails with its line, SKIPPED skips with the reason."""
+    if g.status == "SKIPPED":
         # A run-wide reason is the same for every gate: `-rs` folds the gates into one line.
-        why = g.reason if g.reason.startswith("not evaluated:") else f"gate {g.name}: {g.reason}"
-        outcome, longrepr = "skipped", (location[0], 0, why)
+        return "skipped", g.reason if g.reason.startswith("not evaluated:") else f"gate {g.name}: {g.reason}"
+    return ("failed", g.line().split(None, 1)[1]) if g.failed else ("passed", "")  # the node id says "gate"
+
+
+def _phase(
+    nodeid: str,
+    location: tuple[str, int | None, str],
+    when: When,
+    outcome: str,
+    message: str,
+    properties: list[tuple[str, object]] | None = None,
+) -> pytest.TestReport:
+    """One phase of a synthetic test: a failure fails the call with `message`; a skip skips the setup."""
+    result: Literal["passed", "failed", "skipped"] = "passed"
+    longrepr: Any = None
+    if outcome == "failed" and when == "call":
+        result, longrepr = "failed", message
+    elif outcome == "skipped" and when == "setup":
+        result, longrepr = "skipped", (location[0], location[1] or 0, message)
     return pytest.TestReport(
         nodeid=nodeid,
         location=location,
         keywords={},
-        outcome=outcome,
+        outcome=result,
         longrepr=longrepr,
         when=when,
         sections=[],
         duration=0.0,
-        user_properties=[("ijr_gate", json.dumps(g.to_dict()))],
+        user_properties=properties or [],
     )

@@ -37,7 +37,7 @@ def case(request: pytest.FixtureRequest) -> Case:
 @pytest.fixture(scope="session")
 def target(request: pytest.FixtureRequest) -> str:
     """The model under test, as its --model spec (generation already ran ahead of the tests)."""
-    return _state(request).options.model
+    return _state(request).options.endpoint.model
 
 
 @pytest.fixture(scope="session")
@@ -61,7 +61,7 @@ def response(ijr_state: RunState, case: Case) -> Response:
 @pytest.fixture
 def judge(ijr_state: RunState, case: Case) -> Callable[[Response], Verdict]:
     """The deterministic judge bound to this case's conditions."""
-    return lambda resp: verdict_for(case, resp, scoring=ijr_state.options.scoring)
+    return lambda resp: verdict_for(case, resp, scoring=ijr_state.options.scoring.rule)
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""Command-line options of the plugin (`--model`, `--ijr-*`) and their validation into RunOptions."""
+"""Command-line options of the plugin (`--model`, `--ijr-*`, from run/option_table.py) built into the run's records."""
 
 from __future__ import annotations
 
@@ -7,8 +7,9 @@ from pathlib import Path
 import pytest
 
 from indicjr.errors import IJRError
-from indicjr.run.option_table import OPTIONS, add_all, option_kwargs
-from indicjr.run.options import RunOptions, describe_slice, make_options
+from indicjr.run import option_table
+from indicjr.run.option_table import add_all
+from indicjr.run.options import RunOptions, build_options, describe_slice
 
 
 def add_options(parser: pytest.Parser) -> None:
@@ -28,8 +29,8 @@ def read_options(config: pytest.Config) -> RunOptions:
     """RunOptions from the command line; a bad value is a one-line pytest.UsageError."""
     opt = config.getoption
     try:
-        return make_options(
-            **option_kwargs({o.name: opt(o.pytest_dest) for o in OPTIONS}),
+        return build_options(
+            {o.name: opt(o.pytest_dest) for o in option_table.OPTIONS},
             root=Path(config.rootpath),
             cwd=Path(config.invocation_params.dir),
             slice_tag=describe_slice(

@@ -3,7 +3,8 @@
 Flow in every process: options (run/option_table.py) -> the core's Run (run/run.py) -> the case set ->
 one parametrized test per case (collection) -> generation for the collected cases ahead of the tests ->
 each case test judges its case once (the Run's verdict cache) and ships its rows on its call report ->
-the controller folds them into the Run, which summarizes, gates and writes (controller.py).
+the controller folds them into the Run, which summarizes, gates and writes (controller.py); under xdist
+the controller also compares the snapshot from those rows (snapshot_controller.py).
 """
 
 from __future__ import annotations
@@ -78,15 +79,17 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("filterwarnings", "ignore:syrupy. received .* xdist worker snapshot reports:UserWarning")
     options = read_options(config)
     try:
-        run = Run.create(options, load_or_default(options.thresholds), config.rootpath)
+        run = Run.create(options, load_or_default(options.scoring.thresholds), config.rootpath)
         if config.getoption("model") and not is_worker(config):
             _check_target(run)
         if not is_worker(config) and not getattr(config.option, "update_snapshots", False):
             from indicjr.pytest_plugin.snapshot import SNAPSHOT_DIR, check_snapshot_file
 
-            check_snapshot_file(config.rootpath / SNAPSHOT_DIR, config.getoption("ijr_baseline") or options.model)
+            check_snapshot_file(
+                config.rootpath / SNAPSHOT_DIR, config.getoption("ijr_baseline") or options.endpoint.model
+            )
     except IJRError as exc:
-        raise usage_error(exc, options.debug) from None
+        raise usage_error(exc, options.outputs.debug) from None
     state = RunState(run=run)
     config.stash[STATE] = state
     if is_worker(config):
@@ -108,11 +111,15 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
     state = get_state(config)
     if state is None or is_worker(config):
         return []
-    return [f"indicjr: model {state.options.model}; {state.thresholds.announcement()}"]
+    return [f"indicjr: model {state.options.endpoint.model}; {state.thresholds.announcement()}"]
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     drop_duplicate_suite(config, items)
+    if is_worker(config) and get_state(config) is not None:
+        from indicjr.pytest_plugin.snapshot_controller import defer
+
+        defer(config, items)  # compared on the controller, from the rows it folds
 
 
 def _check_target(run: Run) -> None:
@@ -129,11 +136,11 @@ def _check_target(run: Run) -> None:
     # would be an INTERNALERROR after (or instead of) every model call.
     from indicjr.run.results import check_out_dir
 
-    check_out_dir(options.out_dir)
-    if options.store is not None and options.replay is None and not t.simulated:
+    check_out_dir(options.outputs.out_dir)
+    if options.outputs.store is not None and options.endpoint.replay is None and not t.simulated:
         from indicjr.targets.store import check_store
 
-        check_store(options.store)
+        check_store(options.outputs.store)
 
 
 class _XdistHooks:
@@ -158,9 +165,14 @@ class _XdistHooks:
         node.workerinput["ijr_run_started"] = self.generation_started
 
     def pytest_testnodedown(self, node: Any, error: Any) -> None:
-        raw = getattr(node, "workeroutput", {}).get("ijr_generation")
+        from indicjr.pytest_plugin.snapshot_controller import shipped
+
+        output = getattr(node, "workeroutput", {})
+        raw = output.get("ijr_generation")
         if raw:
             self.collector.add_generation(json.loads(raw))
+        for test in shipped(output):
+            self.collector.snapshot_tests.setdefault(test["nodeid"], test)
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
@@ -177,7 +189,7 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
             # Raised here, pytest would report a collection error with a traceback (exit 2); the
             # one-line usage error (exit 4) is raised once collection is over.
             state.config_error = exc
-            state.case_set = CaseSet((), state.options.profile, "", "")
+            state.case_set = CaseSet((), state.options.selection.profile, "", "")
         state.by_id = {c.id: c for c in state.case_set.cases}
     metafunc.parametrize("case", list(params(state.case_set.cases)))
 
@@ -189,7 +201,7 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     if state is None:
         return
     if state.config_error is not None:
-        raise usage_error(state.config_error, state.options.debug)
+        raise usage_error(state.config_error, state.options.outputs.debug)
     cases = _collected_cases(session.items)
     if not cases or session.config.option.collectonly:
         return  # --collect-only lists tests: it must not call (or pay for) the model
@@ -200,9 +212,12 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     stats: dict[str, Any] = {}
     try:
         if not is_worker(config):
-            check_out_dir(state.options.out_dir)  # before any model call, not after the whole run
+            check_out_dir(state.options.outputs.out_dir)  # before any model call, not after the whole run
         # Under xdist the controller draws the one progress line (xdist_progress.py): workers stay quiet.
-        options = dataclasses.replace(state.options, progress=state.options.progress and not is_worker(config))
+        outputs = dataclasses.replace(
+            state.options.outputs, progress=state.options.outputs.progress and not is_worker(config)
+        )
+        options = dataclasses.replace(state.options, outputs=outputs)
         state.generation = generate(
             cases,
             options,
@@ -218,7 +233,7 @@ def pytest_collection_finish(session: pytest.Session) -> None:
         # A bad option, store or output folder is a usage error (exit 4), not a model failure. Raised
         # in an xdist worker it would be an INTERNALERROR: the worker reports it as its stop reason.
         if exc.exit_code == EXIT_USAGE and not is_worker(config):
-            raise usage_error(exc, state.options.debug) from None
+            raise usage_error(exc, state.options.outputs.debug) from None
         state.error = str(exc)
         stats = {"stopped_reason": str(exc), "stopped_exit": "usage" if exc.exit_code == EXIT_USAGE else "target"}
     except GenerationInterrupted as exc:
@@ -250,7 +265,9 @@ def _keep_partial(config: pytest.Config, cases: list[Case], generation: Generati
     state = get_state(config)
     if collector is None or state is None:
         return
-    for row in judge_rows(cases, generation.responses, state.options.samples, scoring=state.options.scoring):
+    for row in judge_rows(
+        cases, generation.responses, state.options.selection.samples, scoring=state.options.scoring.rule
+    ):
         collector.run.rows[(row["id"], int(row["sample"]))] = row
     collector.add_generation({"stopped_reason": f"interrupted ({sigterm.cause(config)}) during generation"})
 
@@ -332,7 +349,7 @@ def ijr_check(request: pytest.FixtureRequest) -> Any:
     state: RunState | None = get_state(request.config)
     subsets = state.thresholds.hard_fail_canary_subsets if state else frozenset({"CH"})
     where = request.config.invocation_params.dir
-    results = shown_path(state.options.out_dir / "results.jsonl", where) if state else "results.jsonl"
+    results = shown_path(state.options.outputs.out_dir / "results.jsonl", where) if state else "results.jsonl"
 
     def check(c: Case, v: Any) -> None:
         gen = state.generation if state else None

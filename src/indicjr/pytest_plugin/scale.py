@@ -21,7 +21,7 @@ from indicjr.pytest_plugin.state import get_state, is_worker
 def pytest_sessionstart(session: pytest.Session) -> None:
     config = session.config
     state = get_state(config)
-    if state is None or is_worker(config) or state.options.engine != "ray" or config.option.collectonly:
+    if state is None or is_worker(config) or state.options.endpoint.engine != "ray" or config.option.collectonly:
         return
     from indicjr.run.engine import load_case_set, prefill_with_ray
     from indicjr.scale.ray_engine import RayInterrupted, print_stats
@@ -30,7 +30,7 @@ def pytest_sessionstart(session: pytest.Session) -> None:
         cases = load_case_set(state.options, root=state.root).cases
         stats = prefill_with_ray(cases, state.options)
     except IJRError as exc:
-        raise usage_error(exc, state.options.debug) from None
+        raise usage_error(exc, state.options.outputs.debug) from None
     except RayInterrupted as exc:
         print_stats(exc.stats, stream=sys.stderr)
         raise pytest.exit("interrupted during ray generation: rerun the same command to resume", returncode=2) from None

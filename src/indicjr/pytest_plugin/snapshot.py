@@ -28,14 +28,19 @@ __all__ = [
     "SNAPSHOT_DIR",
     "Aggregates",
     "Entry",
+    "aggregates_of",
     "baseline_of",
     "check_snapshot_file",
     "compare",
     "dumps",
     "entry_matches",
+    "extension_for",
+    "failure_message",
     "ijr_aggregates",
     "ijr_snapshot",
     "loads",
+    "missing_snapshot",
+    "not_compared",
     "record_hint",
     "snapshot_failure",
 ]
@@ -182,13 +187,18 @@ def snapshot_failure(item: pytest.Item) -> str | None:
     ext = getattr(snap, "extension_class", None)
     if aggs is None or not (isinstance(ext, type) and issubclass(ext, AggregatesSnapshotExtension)):
         return None
+    state = get_state(item.config)
+    return failure_message(ext, aggs, Path(state.options.outputs.out_dir) if state else None)
+
+
+def failure_message(ext: type[AggregatesSnapshotExtension], aggs: Aggregates, out_dir: Path | None) -> str | None:
+    """The count and the changes beyond noise (past TOP_CHANGES, the whole list goes to out_dir), or None
+    when the snapshot file cannot be read (syrupy's own message says what is wrong with it)."""
     try:
         old = loads(ext.path().read_text(encoding="utf-8"), source=ext.display)
     except (OSError, UnicodeDecodeError, SnapshotFileError):
-        return None  # syrupy's own message says what is wrong with the file
-    state = get_state(item.config)
-    full = Path(state.options.out_dir) / "snapshot-diff.txt" if state else None
-    return "\n".join(ext.describe(aggs, old, full))
+        return None
+    return "\n".join(ext.describe(aggs, old, out_dir / "snapshot-diff.txt" if out_dir else None))
 
 
 @functools.cache
@@ -209,7 +219,7 @@ def extension_for(*, directory: Path, model: str, named: bool = False) -> type[A
 def baseline_of(config: pytest.Config) -> tuple[str, bool]:
     """(the snapshot's name, whether it was named with --ijr-baseline) — default: the model itself."""
     state = get_state(config)
-    model = state.options.model if state else "sim:reference"
+    model = state.options.endpoint.model if state else "sim:reference"
     name = config.getoption("ijr_baseline", None)
     return (name, slugify(name) != slugify(model)) if name else (model, False)
 
@@ -217,7 +227,7 @@ def baseline_of(config: pytest.Config) -> tuple[str, bool]:
 def record_hint(config: pytest.Config) -> str:
     """How to record a baseline, for a run that has none."""
     state = get_state(config)
-    model = state.options.model if state else "sim:reference"
+    model = state.options.endpoint.model if state else "sim:reference"
     name, named = baseline_of(config)
     flag = f" --ijr-baseline {name}" if named else ""
     return f"pytest --model {model}{flag} --snapshot-update"
@@ -241,21 +251,45 @@ def check_snapshot_file(directory: Path, model: str) -> None:
 # -- fixtures ----------------------------------------------------------------------------------------
 @pytest.fixture
 def ijr_aggregates(request: pytest.FixtureRequest) -> Aggregates:
-    """This run's aggregates over every collected case (each process judged them all before the tests)."""
+    """This run's aggregates over every collected case, in the process that compares the snapshot."""
     state = get_state(request.config)
     if state is None:
         pytest.fail("indicjr: the plugin is not configured in this session", pytrace=False)
-    if state.error or (state.generation is not None and state.generation.stop_error):
-        why = state.error or (state.generation.stop_error if state.generation else "")
+    generation = state.generation
+    stopped = state.error or (generation.stop_error if generation is not None else None)
+    answered = generation is not None and any((c.id, 0) in generation.responses for c in state.collected)
+    why = not_compared(request.config, state.options, stopped=stopped, answered=answered)
+    if why:  # checked before judging
+        pytest.skip(why)
+    # Without xdist this process is the controller (under xdist the controller compares from its folded
+    # rows: snapshot_controller.py): each case test judged its case into the one verdict cache; a case
+    # not run yet (a reordered run) is judged now, once, and its own test reads the same verdict.
+    options = state.options
+    return aggregates_of(
+        all_rows(state), model=options.endpoint.model, root=state.root, profile=options.selection.profile
+    )
+
+
+def not_compared(config: pytest.Config, options: Any, *, stopped: str | None, answered: bool) -> str:
+    """Why this run's snapshot is not compared ("" when it is): generation stopped, nothing answered,
+    or a slice of the profile."""
+    if stopped:
         # Not evaluated (like the gates): the run's exit status (6) already says it stopped.
-        pytest.skip(f"indicjr: snapshot not evaluated, the run is incomplete: generation stopped: {why}")
-    answered = state.generation is not None and any((c.id, 0) in state.generation.responses for c in state.collected)
+        return f"indicjr: snapshot not evaluated, the run is incomplete: generation stopped: {stopped}"
     if not answered:
-        pytest.skip("indicjr: no benchmark case was collected, so there is nothing to snapshot")
-    sliced = _slicing(request.config, state.options)
-    if sliced:  # checked before judging: a slice's worker must not judge the other workers' cases
-        pytest.skip(f"indicjr: snapshots describe the whole profile; this run is a slice ({sliced})")
-    return _aggregates_of(all_rows(state), model=state.options.model, root=state.root, profile=state.options.profile)
+        return "indicjr: no benchmark case was collected, so there is nothing to snapshot"
+    sliced = _slicing(config, options)
+    return f"indicjr: snapshots describe the whole profile; this run is a slice ({sliced})" if sliced else ""
+
+
+def missing_snapshot(config: pytest.Config, ext: type[AggregatesSnapshotExtension], name: str, named: bool) -> str:
+    """Why a run that does not record skips its comparison: no baseline file yet ("" when there is one)."""
+    option = config.option
+    recording = option.update_snapshots or getattr(option, "update_new_snapshots_only", False)
+    if recording or ext.path().is_file():
+        return ""
+    what = f"baseline {name!r}" if named else f"snapshot of {name}"
+    return f"indicjr: no {what} yet ({ext.display}); record one with: {record_hint(config)}"
 
 
 def _slicing(config: pytest.Config, options: Any) -> str:
@@ -263,9 +297,9 @@ def _slicing(config: pytest.Config, options: Any) -> str:
     used = [
         name
         for name, value in (
-            ("--ijr-lang", options.langs),
-            ("--ijr-track", options.tracks),
-            ("--ijr-limit", options.limit),
+            ("--ijr-lang", options.selection.langs),
+            ("--ijr-track", options.selection.tracks),
+            ("--ijr-limit", options.selection.limit),
             ("-k", config.option.keyword),
             ("-m", config.option.markexpr),
         )
@@ -274,7 +308,7 @@ def _slicing(config: pytest.Config, options: Any) -> str:
     return ", ".join(used)
 
 
-def _aggregates_of(rows: Any, *, model: str, root: Path, profile: str) -> Aggregates:
+def aggregates_of(rows: Any, *, model: str, root: Path, profile: str) -> Aggregates:
     from indicjr.metrics.summary import summarize
     from indicjr.run.engine import selection_hash
     from indicjr.run.results import sort_rows
@@ -299,9 +333,7 @@ def ijr_snapshot(
     """
     name, named = baseline_of(request.config)
     ext = extension_for(directory=request.config.rootpath / SNAPSHOT_DIR, model=name, named=named)
-    option = request.config.option
-    recording = option.update_snapshots or getattr(option, "update_new_snapshots_only", False)
-    if not recording and not ext.path().is_file():
-        what = f"baseline {name!r}" if named else f"snapshot of {name}"
-        pytest.skip(f"indicjr: no {what} yet ({ext.display}); record one with: {record_hint(request.config)}")
+    why = missing_snapshot(request.config, ext, name, named)
+    if why:
+        pytest.skip(why)
     return snapshot.use_extension(ext)

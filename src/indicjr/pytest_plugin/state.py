@@ -72,12 +72,13 @@ def rows_for(state: RunState, case: Case) -> list[dict[str, Any]]:
     if state.generation is None:
         return []
     responses = state.generation.responses
-    keys = [(case.id, s) for s in range(state.options.samples)]
+    keys = [(case.id, s) for s in range(state.options.selection.samples)]
     return [state.judged.row(case, responses[k], k[1]) for k in keys if k in responses]
 
 
 def all_rows(state: RunState) -> list[dict[str, Any]]:
-    """Rows of every collected case (the snapshot's input), judging whatever is not judged yet."""
+    """Rows of every collected case (the in-process snapshot's input), judging whatever is not judged yet
+    (only a case whose test has not run yet: without xdist the case tests come first)."""
     return [row for case in state.collected for row in rows_for(state, case)]
 
 

@@ -28,9 +28,9 @@ class StoreProgress:
         self._thread: threading.Thread | None = None
 
     def start(self, case_ids: set[str]) -> None:
-        if self._thread is not None or not self.options.progress or self.options.store is None:
+        if self._thread is not None or not self.options.outputs.progress or self.options.outputs.store is None:
             return
-        if self.options.model.startswith("sim:") or self.options.replay is not None:
+        if self.options.endpoint.model.startswith("sim:") or self.options.endpoint.replay is not None:
             return
         from indicjr.errors import IJRError
 
@@ -58,9 +58,9 @@ class StoreProgress:
         from indicjr.run.results import request_for
 
         cases = [c for c in load_case_set(self.options, root=self.root).cases if c.id in case_ids]
-        samples = range(self.options.samples)
+        samples = range(self.options.selection.samples)
         identity = store_key_model(self.options, make_run_target(self.options))  # the keys the workers write
-        return [request_for(c, self.options.settings, s).key(identity) for c in cases for s in samples]
+        return [request_for(c, self.options.endpoint.settings, s).key(identity) for c in cases for s in samples]
 
     def _run(self, keys: list[str]) -> None:
         from indicjr.targets.progress import Progress
@@ -68,13 +68,13 @@ class StoreProgress:
 
         progress, store = Progress(total=len(keys)), None
         while True:  # look at once (the line starts with the run), then every POLL_S until stopped
-            if store is None and self.options.store is not None and self.options.store.is_file():
-                store = Store(self.options.store)
+            if store is None and self.options.outputs.store is not None and self.options.outputs.store.is_file():
+                store = Store(self.options.outputs.store)
             self._update(progress, store.get_many(keys) if store is not None else {}, final=False)
             if self._stop.wait(POLL_S):
                 break
-        if store is None and self.options.store is not None and self.options.store.is_file():
-            store = Store(self.options.store)  # a run shorter than one poll still gets its final line
+        if store is None and self.options.outputs.store is not None and self.options.outputs.store.is_file():
+            store = Store(self.options.outputs.store)  # a run shorter than one poll still gets its final line
         if store is not None:
             self._update(progress, store.get_many(keys), final=True)
             store.close()

@@ -52,11 +52,12 @@ class GenerationInterrupted(Interrupted):
 def load_case_set(options: RunOptions, *, root: Path) -> CaseSet:
     """The profile's cases after --ijr-lang/--ijr-track/--ijr-limit; the hash names the selection. The
     lexicons they are judged with are loaded here: an incomplete language bundle is a one-line usage error."""
-    path = profile_dir(options.profile, root=root)
+    selection = options.selection
+    path = profile_dir(selection.profile, root=root)
     cases = load_cases(path)
-    chosen = select(cases, langs=options.langs, tracks=options.tracks, limit=options.limit)
+    chosen = select(cases, langs=selection.langs, tracks=selection.tracks, limit=selection.limit)
     load_lexicons({c.lang for c in chosen} | {c.wrapper_lang for c in chosen if c.wrapper_lang})  # fail early
-    return CaseSet(tuple(chosen), options.profile, str(path), selection_hash(path, [c.id for c in chosen]))
+    return CaseSet(tuple(chosen), selection.profile, str(path), selection_hash(path, [c.id for c in chosen]))
 
 
 def selection_hash(path: Path, ids: Sequence[str]) -> str:
@@ -73,12 +74,12 @@ def make_run_target(options: RunOptions) -> Any:
     from indicjr.targets.registry import make_target
 
     return make_target(
-        options.target_spec,
-        settings=options.settings,
-        api_base=options.api_base,
-        timeout_s=options.timeout_s,
-        extra_body=options.extra_body_dict,
-        chat_template=options.chat_template,
+        options.endpoint.target_spec,
+        settings=options.endpoint.settings,
+        api_base=options.endpoint.api_base,
+        timeout_s=options.endpoint.timeout_s,
+        extra_body=options.endpoint.extra_body_dict,
+        chat_template=options.endpoint.chat_template,
     )
 
 
@@ -86,7 +87,12 @@ def store_key_model(options: RunOptions, target: Any) -> str:
     """The `model` part of every store key for this run (provider, endpoint, revision, extra body...)."""
     from indicjr.targets.registry import store_identity
 
-    return store_identity(options.model, target, revision=options.model_revision, extra_body=options.extra_body_dict)
+    return store_identity(
+        options.endpoint.model,
+        target,
+        revision=options.endpoint.model_revision,
+        extra_body=options.endpoint.extra_body_dict,
+    )
 
 
 def generate(
@@ -99,15 +105,15 @@ def generate(
     run_started: float | None = None,
 ) -> Generation:
     """Responses for every (case, sample): from the store when answered before, else from the model."""
-    from indicjr.targets.runner import generate_all
+    from indicjr.targets.runner import Plan, generate_all
     from indicjr.targets.store import Store
 
     target = target or make_run_target(options)
     # The simulator answers instantly and deterministically from its profile: caching it would only
     # serve stale answers after a profile edit. Replays read their run directory instead.
-    use_store = options.replay is None and not target.simulated
-    store = Store(options.store) if use_store and options.store is not None else None
-    requests = [request_for(c, options.settings, s) for c in cases for s in range(options.samples)]
+    use_store = options.endpoint.replay is None and not target.simulated
+    store = Store(options.outputs.store) if use_store and options.outputs.store is not None else None
+    requests = [request_for(c, options.endpoint.settings, s) for c in cases for s in range(options.selection.samples)]
     identity = store_key_model(options, target)
     try:
         result = generate_all(
@@ -115,15 +121,10 @@ def generate(
             target=target,
             store=store,
             model=identity,
-            concurrency=options.concurrency,
-            qps=options.qps,
-            timeout_s=options.timeout_s,
-            max_cost=options.max_cost,
-            price_per_mtok=options.price_per_mtok,
-            owner=owner,
-            share=share,
-            progress=options.progress,
-            run_started=run_started,
+            plan=Plan(
+                pacing=options.pacing, endpoint=options.endpoint, owner=owner, share=share, run_started=run_started
+            ),
+            progress=options.outputs.progress,
         )
     except KeyboardInterrupt:
         # The runner flushed every finished answer to the store before re-raising: hand them on so
@@ -157,23 +158,28 @@ def prefill_with_ray(
     from indicjr.scale.ray_engine import RayPlan, generate_with_ray
     from indicjr.targets.store import Store
 
-    if options.store is None:
+    if options.outputs.store is None:
         raise ConfigError("--engine ray writes its answers into the response store: do not pass --ijr-store none")
-    requests = [request_for(c, options.settings, s) for c in cases for s in range(options.samples)]
+    requests = [request_for(c, options.endpoint.settings, s) for c in cases for s in range(options.selection.samples)]
     # The same store identity as the in-process hf: target (spec, model-file fingerprint, template):
     # answers written here are the ones `pytest --model hf:PATH` looks up.
     key_model = store_key_model(options, make_run_target(options))
     plan = RayPlan(
-        replicas=options.replicas,
-        batch_size=options.batch_size,
-        address=options.ray_address,
+        replicas=options.endpoint.replicas,
+        batch_size=options.endpoint.batch_size,
+        address=options.endpoint.ray_address,
         cpus_per_replica=cpus_per_replica,
         gpus_per_replica=gpus_per_replica,
-        chat_template=options.chat_template,
+        chat_template=options.endpoint.chat_template,
     )
-    with Store(options.store) as store:
+    with Store(options.outputs.store) as store:
         return generate_with_ray(
-            requests, model=options.model, key_model=key_model, store=store, plan=plan, progress=options.progress
+            requests,
+            model=options.endpoint.model,
+            key_model=key_model,
+            store=store,
+            plan=plan,
+            progress=options.outputs.progress,
         )
 
 
@@ -185,16 +191,18 @@ def _stored(store: Any, requests: Sequence[Any], model: str) -> dict[tuple[str, 
 def stored_rows(options: RunOptions, *, root: Path, ids: set[str]) -> list[dict[str, Any]]:
     """Rows of the given cases answered so far, read back from the store (an interrupted xdist run:
     the workers stored their answers; the controller never held them)."""
-    if options.store is None or not options.store.is_file() or options.replay is not None:
+    if options.outputs.store is None or not options.outputs.store.is_file() or options.endpoint.replay is not None:
         return []
     from indicjr.targets.store import Store
 
     cases = [c for c in load_case_set(options, root=root).cases if c.id in ids]
-    requests = [request_for(c, options.settings, s) for c in cases for s in range(options.samples)]
+    requests = [request_for(c, options.endpoint.settings, s) for c in cases for s in range(options.selection.samples)]
     identity = store_key_model(options, make_run_target(options))  # the keys generation used
-    store = Store(options.store)
+    store = Store(options.outputs.store)
     try:
-        return judge_rows(cases, _stored(store, requests, identity), options.samples, scoring=options.scoring)
+        return judge_rows(
+            cases, _stored(store, requests, identity), options.selection.samples, scoring=options.scoring.rule
+        )
     finally:
         store.close()
 
@@ -217,19 +225,21 @@ def run_meta(
 ) -> dict[str, Any]:
     """What summary.json records about the run besides the numbers."""
     return {
-        "model": options.model if options.replay is None else f"replay:{options.replay.name}",
-        "model_display_name": gen.display_name if gen else options.model,
+        "model": options.endpoint.model
+        if options.endpoint.replay is None
+        else f"replay:{options.endpoint.replay.name}",
+        "model_display_name": gen.display_name if gen else options.endpoint.model,
         "simulated": bool(gen and gen.simulated),
-        "settings": options.settings.to_dict(),
-        "extra_body": options.extra_body_dict or None,
-        "model_revision": options.model_revision,
-        "provider_block": options.provider_block,
-        "samples": options.samples,
+        "settings": options.endpoint.settings.to_dict(),
+        "extra_body": options.endpoint.extra_body_dict or None,
+        "model_revision": options.endpoint.model_revision,
+        "provider_block": options.scoring.provider_block,
+        "samples": options.selection.samples,
         "profile": case_set.profile,
-        "scoring": options.scoring,
+        "scoring": options.scoring.rule,
         "case_source": case_set.source,
         "case_set_hash": case_set.content_hash,
         "complete": complete,
-        "slice": options.slice,
+        "slice": options.selection.slice,
         "generation": gen.stats if gen else {},
     }

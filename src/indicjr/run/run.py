@@ -48,7 +48,7 @@ class Run:
 
     @classmethod
     def create(cls, options: RunOptions, thresholds: Thresholds, root: Path) -> Run:
-        return cls(options=options, thresholds=thresholds, root=root, judged=Verdicts(scoring=options.scoring))
+        return cls(options=options, thresholds=thresholds, root=root, judged=Verdicts(scoring=options.scoring.rule))
 
     def target(self) -> Any:
         """The model under test, built once per process: the pre-run check and generation share it
@@ -65,7 +65,7 @@ class Run:
         """Judge every answered (case, sample) once and fold its row (`ijr run`; pytest's case tests
         do the same one case at a time)."""
         for case in cases:
-            for sample in range(self.options.samples):
+            for sample in range(self.options.selection.samples):
                 response = responses.get((case.id, sample))
                 if response is not None:
                     self.rows[(case.id, sample)] = self.judged.row(case, response, sample)
@@ -101,10 +101,10 @@ class Run:
         """Summarize the folded rows, evaluate the gates (a complete run only) and write results.jsonl
         and summary.json. A file that cannot be written is kept as `write_error` (the caller says it)."""
         rows: list[Any] = sort_rows(self.rows.values())
-        if self.options.provider_block == "exclude":
+        if self.options.scoring.provider_block == "exclude":
             rows = exclude_provider_blocks(rows)
         meta = run_meta(self.options, self._selection(rows), None, complete=complete)
-        rows, meta["labels"] = finalize_rows(rows, model=meta["model"], labels_path=self.options.labels)
+        rows, meta["labels"] = finalize_rows(rows, model=meta["model"], labels_path=self.options.scoring.labels)
         meta["generation"] = self.generation
         meta["model_display_name"] = self.generation.get("display_name", meta["model"])
         meta["simulated"] = bool(self.generation.get("simulated", False))
@@ -119,12 +119,12 @@ class Run:
         summary["gates_failed"] = sum(1 for g in self.gates if g.failed)
         self.summary = summary
         try:
-            write_run(self.options.out_dir, rows, summary)
+            write_run(self.options.outputs.out_dir, rows, summary)
         except OutputError as exc:  # a full disk or lost folder: one line and exit 4, said by the driver
             self.write_error = str(exc)
         self.written = True
         return summary
 
     def _selection(self, rows: list[Any]) -> CaseSet:
-        path = profile_dir(self.options.profile, root=self.root)
-        return CaseSet((), self.options.profile, str(path), selection_hash(path, [r["id"] for r in rows]))
+        path = profile_dir(self.options.selection.profile, root=self.root)
+        return CaseSet((), self.options.selection.profile, str(path), selection_hash(path, [r["id"] for r in rows]))

@@ -23,8 +23,9 @@ Key = tuple[str, int]  # (case id, sample)
 class Verdicts:
     """Verdicts and result rows of this process, keyed by (case id, sample); filled lazily.
 
-    Lazy on purpose: each case test judges its own case, and only the snapshot test asks for all rows
-    (judging everything up front in every xdist worker doubled the judge's work on two workers)."""
+    Lazy on purpose: each case test judges its own case (judging everything up front in every xdist
+    worker doubled the judge's work on two workers). Under xdist the snapshot is compared on the
+    controller from the folded rows; without xdist it reads this cache after the case tests."""
 
     scoring: str = "ijr"
     verdicts: dict[Key, Verdict] = field(default_factory=dict)

@@ -30,7 +30,7 @@ from indicjr.targets.base import (
     fault_kind,
     writable_response,
 )
-from indicjr.targets.generation import RunOptions
+from indicjr.targets.generation import Plan
 from indicjr.targets.ratelimit import AdaptiveLimit, TokenBucket
 
 CONTEXT_OVERFLOW = "context_overflow"  # finish_reason of a prompt the model's context cannot hold
@@ -61,10 +61,11 @@ class Caller:
     """Calls the target with retries under the adaptive limit and the qps bucket; counts calls,
     retries by kind and attempts per final answer."""
 
-    def __init__(self, *, target: Target, options: RunOptions, local: bool | None = None) -> None:
-        self.target, self.o = target, options
-        self.limit = AdaptiveLimit(maximum=options.per_process_concurrency)
-        self.bucket = TokenBucket(rate=options.qps / max(1, options.share)) if options.qps else None
+    def __init__(self, *, target: Target, plan: Plan, local: bool | None = None) -> None:
+        self.target, self.o, self.timeout_s = target, plan.policy, plan.endpoint.timeout_s
+        self.limit = AdaptiveLimit(maximum=plan.per_process_concurrency)
+        rate = plan.per_process_qps
+        self.bucket = TokenBucket(rate=rate) if rate else None
         self.local = is_local(target) if local is None else local
         self.calls = 0
         self.retries: dict[str, int] = {}
@@ -89,10 +90,10 @@ class Caller:
                 self.calls += 1
                 t0 = time.perf_counter()
                 try:
-                    async with asyncio.timeout(self.o.timeout_s):  # from the send, not from the queue
+                    async with asyncio.timeout(self.timeout_s):  # from the send, not from the queue
                         resp = await self.target.generate(req)
                 except TimeoutError:
-                    kind, retry_after, last = "timeout", None, f"timed out after {self.o.timeout_s:g}s"
+                    kind, retry_after, last = "timeout", None, f"timed out after {self.timeout_s:g}s"
                 except TransientError as e:
                     kind, retry_after, last = fault_kind(e), e.retry_after, str(e)
                 except ContextOverflow as e:
@@ -111,7 +112,7 @@ class Caller:
             if attempt < self.o.max_retries:
                 self.retries[kind] = self.retries.get(kind, 0) + 1
                 await asyncio.sleep(self._backoff(attempt, retry_after))
-        hint = f"; {timeouts} timed out: a slow model needs a longer --ijr-timeout (now {self.o.timeout_s:g}s)"
+        hint = f"; {timeouts} timed out: a slow model needs a longer --ijr-timeout (now {self.timeout_s:g}s)"
         return failed(
             f"gave up after {self.o.max_retries + 1} attempts{hint if timeouts else ''}; last: {last}",
             self.o.max_retries + 1,

@@ -1,27 +1,23 @@
-"""The records of a generation run: how to generate (RunOptions) and what came of it (GenerationStats,
-GenerationResult). Kept apart from the runner's loop so that callers (engine, CLI, Ray) and tests can
-name them without the asyncio machinery."""
+"""The records of a generation run: how to generate (Plan: the run's Pacing and Endpoint records, the
+process's share, the RetryPolicy) and what came of it (GenerationStats, GenerationResult). Kept apart
+from the runner's loop so that callers (engine, CLI, Ray) and tests can name them without asyncio."""
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
 
-from indicjr.errors import IJRError
+from indicjr.errors import ConfigError, IJRError
 from indicjr.targets.base import Response
+from indicjr.targets.options import Endpoint, Pacing
 
 
 @dataclass(frozen=True, slots=True)
-class RunOptions:
-    """How to generate; defaults are the CLI's. `share` = number of processes sharing the store."""
+class RetryPolicy:
+    """The runner's own tuning, never a user option: retries and backoff, claim leases, the circuit
+    breaker, and how long to wait for keys other processes claimed. Tests shorten it."""
 
-    concurrency: int = 16
-    qps: float | None = None
     max_retries: int = 6
-    timeout_s: float = 60.0
-    max_cost: float | None = None
-    price_per_mtok: tuple[float, float] | None = None
-    share: int = 1
     lease_s: float = 60.0
     backoff_base_s: float = 0.5
     backoff_cap_s: float = 30.0
@@ -30,13 +26,33 @@ class RunOptions:
     breaker_window: int = 100
     breaker_error_share: float = 0.5
     wait_s: float | None = None  # give up on other owners' keys after this long without progress
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """Everything one process's generation reads besides the requests, target and store: the run's
+    pacing and endpoint records whole, this process's place among those sharing the store, the policy."""
+
+    pacing: Pacing = field(default_factory=Pacing)
+    endpoint: Endpoint = field(default_factory=Endpoint)  # the runner reads its per-request timeout
+    owner: str = "main"
+    share: int = 1  # processes sharing the store (xdist workers): each takes 1/share of the pacing
     # When the whole run began (under xdist: the controller's clock): stored answers recorded after it
     # were asked during this run by another process, and are not "from the store". None: this process's.
     run_started: float | None = None
+    policy: RetryPolicy = field(default_factory=RetryPolicy)
+
+    def __post_init__(self) -> None:
+        if self.share < 1:
+            raise ConfigError(f"share must be positive (got {self.share})")
 
     @property
     def per_process_concurrency(self) -> int:
-        return max(1, math.ceil(self.concurrency / max(1, self.share)))
+        return max(1, math.ceil(self.pacing.concurrency / self.share))
+
+    @property
+    def per_process_qps(self) -> float | None:
+        return self.pacing.qps / self.share if self.pacing.qps else None
 
 
 @dataclass(frozen=True, slots=True)

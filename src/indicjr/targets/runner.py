@@ -15,21 +15,24 @@ scheduling, flushes what is answered, releases the claims and re-raises.
 from __future__ import annotations
 
 import asyncio
+import functools
 import time
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
+from typing import ParamSpec, cast
 
-from indicjr.errors import BudgetExceeded, CircuitOpen, ConfigError, IJRError, OutputError, StoreFailed
+from indicjr.errors import BudgetExceeded, CircuitOpen, IJRError, OutputError, StoreFailed
 from indicjr.targets.base import Request, Response, Target, configuration_fault
 from indicjr.targets.calls import Caller, failed, one_line
-from indicjr.targets.generation import GenerationResult, GenerationStats, RunOptions
+from indicjr.targets.generation import GenerationResult, GenerationStats, Plan, RetryPolicy
 from indicjr.targets.progress import ProgressSnapshot, make_progress
 from indicjr.targets.ratelimit import Breaker, Budget
 from indicjr.targets.store import Store, StoreRow, owner_id
 from indicjr.targets.store_writer import StoreWriter
 
-__all__ = ["GenerationResult", "GenerationStats", "RunOptions", "agenerate_all", "generate_all"]
+__all__ = ["GenerationResult", "GenerationStats", "Plan", "RetryPolicy", "agenerate_all", "generate_all"]
 ProgressArg = bool | Callable[[ProgressSnapshot], None]
+P = ParamSpec("P")
 
 
 class _Run:
@@ -42,13 +45,12 @@ class _Run:
         target: Target,
         store: Store | None,
         model: str,
-        options: RunOptions,
-        owner: str,
+        plan: Plan,
         progress: ProgressArg,
     ) -> None:
-        self.target, self.store, self.model, self.o = target, store, model, options
+        self.target, self.store, self.model, self.plan, self.o = target, store, model, plan, plan.policy
         self.requests = requests
-        self.owner = owner_id(owner)
+        self.owner = owner_id(plan.owner)
         self.keys = [r.key(model) for r in requests]  # hashing is the costliest per-request step: once
         self.groups: dict[str, Request] = {}
         for key, r in zip(self.keys, requests, strict=True):
@@ -57,14 +59,14 @@ class _Run:
         self.counts = {"cached": 0, "generated": 0, "foreign": 0, "errors": 0}
         self.tokens_in = self.tokens_out = 0
         self.stop_error: IJRError | None = None
-        n = options.per_process_concurrency
-        self.caller = Caller(target=target, options=options)
+        n = plan.per_process_concurrency
+        self.caller = Caller(target=target, plan=plan)
         self.breaker = Breaker(
-            threshold=options.breaker_threshold,
-            window=options.breaker_window,
-            max_error_share=options.breaker_error_share,
+            threshold=self.o.breaker_threshold,
+            window=self.o.breaker_window,
+            max_error_share=self.o.breaker_error_share,
         )
-        self.budget = Budget(max_cost=options.max_cost, price_per_mtok=options.price_per_mtok)
+        self.budget = Budget(max_cost=plan.pacing.max_cost, price_per_mtok=plan.pacing.price_per_mtok)
         self.chunk = max(4, n)
         self.writer = StoreWriter(store, on_failure=self._store_failed) if store is not None else None
         self.progress = make_progress(progress, len(self.groups))
@@ -77,7 +79,7 @@ class _Run:
             if self.store is not None and self.writer is not None:
                 found = await asyncio.to_thread(self.store.get_many, list(self.groups))
                 self.results.update(found)
-                since = self.o.run_started or self.started
+                since = self.plan.run_started or self.started
                 self.counts["cached"] = sum(1 for r in found.values() if (r.recorded_at or 0.0) < since)
                 self.counts["foreign"] = len(found) - self.counts["cached"]  # another worker, this run
                 background = [asyncio.create_task(self.writer.run()), asyncio.create_task(self._heartbeat())]
@@ -168,7 +170,7 @@ class _Run:
         """Poll the store for keys other owners claimed; reclaim those whose owner died (lease expired)."""
         if self.store is None:
             return
-        quiet_s = self.o.wait_s or self.o.timeout_s * (self.o.max_retries + 1) + 60
+        quiet_s = self.o.wait_s or self.plan.endpoint.timeout_s * (self.o.max_retries + 1) + 60
         last_progress, delay = time.monotonic(), 0.05
         while self.stop_error is None:
             pending = [k for k in self.groups if k not in self.results]
@@ -259,83 +261,32 @@ async def agenerate_all(
     target: Target,
     store: Store | None,
     model: str,
-    concurrency: int = 16,
-    qps: float | None = None,
-    max_retries: int = 6,
-    timeout_s: float = 60.0,
-    max_cost: float | None = None,
-    price_per_mtok: tuple[float, float] | None = None,
-    owner: str = "main",
-    share: int = 1,
+    plan: Plan | None = None,
     progress: ProgressArg = False,
-    breaker_threshold: int = 20,
-    breaker_window: int = 100,
-    breaker_error_share: float = 0.5,
-    lease_s: float = 60.0,
-    backoff_base_s: float = 0.5,
-    backoff_cap_s: float = 30.0,
-    wait_s: float | None = None,
-    run_started: float | None = None,
 ) -> GenerationResult:
-    """Answer every request (see the module docstring). The caller owns and closes the target."""
-    if max_cost is not None and price_per_mtok is None:
-        raise ConfigError("--ijr-max-cost needs a price per million tokens (input, output) for the model")
-    if concurrency < 1 or share < 1 or (qps is not None and qps <= 0):
-        raise ConfigError(f"concurrency, share and qps must be positive (got {concurrency}, {share}, {qps})")
-    options = RunOptions(
-        concurrency=concurrency,
-        qps=qps,
-        max_retries=max_retries,
-        timeout_s=timeout_s,
-        max_cost=max_cost,
-        price_per_mtok=price_per_mtok,
-        share=share,
-        lease_s=lease_s,
-        backoff_base_s=backoff_base_s,
-        backoff_cap_s=backoff_cap_s,
-        breaker_threshold=breaker_threshold,
-        breaker_window=breaker_window,
-        breaker_error_share=breaker_error_share,
-        wait_s=wait_s,
-        run_started=run_started,
-    )
-    run = _Run(requests, target=target, store=store, model=model, options=options, owner=owner, progress=progress)
+    """Answer every request (see the module docstring). `model` is the store identity; `plan` carries
+    the run's Pacing and Endpoint records whole. The caller owns and closes the target."""
+    run = _Run(requests, target=target, store=store, model=model, plan=plan or Plan(), progress=progress)
     return await run.execute()
 
 
-def generate_all(
-    requests: Sequence[Request],
-    *,
-    target: Target,
-    store: Store | None,
-    model: str,
-    concurrency: int = 16,
-    qps: float | None = None,
-    max_retries: int = 6,
-    timeout_s: float = 60.0,
-    max_cost: float | None = None,
-    price_per_mtok: tuple[float, float] | None = None,
-    owner: str = "main",
-    share: int = 1,
-    progress: ProgressArg = False,
-    breaker_threshold: int = 20,
-    breaker_window: int = 100,
-    breaker_error_share: float = 0.5,
-    lease_s: float = 60.0,
-    backoff_base_s: float = 0.5,
-    backoff_cap_s: float = 30.0,
-    wait_s: float | None = None,
-    run_started: float | None = None,
-) -> GenerationResult:
-    """Sync wrapper: runs agenerate_all on a fresh loop and closes the target's connections after
-    (they belong to that loop; the target reopens them lazily). KeyboardInterrupt is re-raised."""
-    kwargs = dict(locals())
-    kwargs.pop("requests")
+def _blocking(entry: Callable[P, Awaitable[GenerationResult]]) -> Callable[P, GenerationResult]:
+    """The sync entry point with the async one's signature: a fresh loop, and the target's connections
+    closed after (they belong to that loop; the target reopens them lazily). KeyboardInterrupt is re-raised."""
 
-    async def main() -> GenerationResult:
-        try:
-            return await agenerate_all(requests, **kwargs)
-        finally:
-            await target.aclose()
+    @functools.wraps(entry)
+    def run(*args: P.args, **kwargs: P.kwargs) -> GenerationResult:
+        target = cast(Target, kwargs["target"])
 
-    return asyncio.run(main())
+        async def main() -> GenerationResult:
+            try:
+                return await entry(*args, **kwargs)
+            finally:
+                await target.aclose()
+
+        return asyncio.run(main())
+
+    return run
+
+
+generate_all = _blocking(agenerate_all)

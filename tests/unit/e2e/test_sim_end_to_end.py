@@ -16,7 +16,7 @@ import yaml
 
 from indicjr.metrics.summary import headline
 from indicjr.run.engine import generate, judge_rows, load_case_set
-from indicjr.run.options import make_options
+from indicjr.run.options import build_options
 
 ROOT = Path(__file__).resolve().parents[3]
 PROFILES = ROOT / "src" / "indicjr" / "targets" / "sim" / "profiles"
@@ -29,29 +29,7 @@ CHECKED = {
 
 
 def _run(model: str) -> dict[str, object]:
-    options = make_options(
-        model=model,
-        api_base=None,
-        profile="lite",
-        lang=None,
-        track=None,
-        limit=None,
-        out=None,
-        thresholds=None,
-        store="none",
-        replay=None,
-        concurrency=None,
-        qps=None,
-        samples=None,
-        max_cost=None,
-        timeout=None,
-        max_tokens=None,
-        temperature=None,
-        top_p=None,
-        seed=None,
-        progress=False,
-        root=ROOT,
-    )
+    options = build_options({"model": model, "profile": "lite", "store": "none", "no-progress": True}, root=ROOT)
     case_set = load_case_set(options, root=ROOT)
     gen = generate(case_set.cases, options)
     return headline(judge_rows(case_set.cases, gen.responses))

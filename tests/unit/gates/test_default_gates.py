@@ -19,7 +19,7 @@ from indicjr.metrics.core import selection, split_name
 from indicjr.metrics.paired import EFFECTS
 from indicjr.metrics.rows import dim
 from indicjr.run.engine import generate, judge_rows, load_case_set
-from indicjr.run.options import make_options
+from indicjr.run.options import build_options
 
 ROOT = Path(__file__).resolve().parents[3]
 GATES = load_thresholds(DEFAULT_THRESHOLDS).gates
@@ -34,11 +34,7 @@ WORSE: dict[str, dict[str, Any]] = {
 
 
 def _rows(model: str) -> list[dict[str, Any]]:
-    none: dict[str, Any] = dict.fromkeys(
-        ("api_base", "lang", "track", "limit", "out", "thresholds", "replay", "concurrency", "qps", "samples"), None
-    )
-    none |= dict.fromkeys(("max_cost", "timeout", "max_tokens", "temperature", "top_p", "seed"), None)
-    options = make_options(model=model, profile="lite", store="none", progress=False, root=ROOT, **none)
+    options = build_options({"model": model, "profile": "lite", "store": "none", "no-progress": True}, root=ROOT)
     cases = load_case_set(options, root=ROOT).cases
     return judge_rows(cases, generate(cases, options).responses)
 

@@ -8,7 +8,6 @@ import csv
 import io
 import json
 from pathlib import Path
-from typing import Any
 
 from indicjr.cli import main
 from indicjr.judge.batch import judge_file
@@ -18,7 +17,7 @@ from indicjr.judge.matcher import reply_of
 from indicjr.judge.pipeline import FreeDecision, FreeInput
 from indicjr.judge.verdict import Verdict, judge, verdict_to_dict
 from indicjr.run.engine import generate, judge_rows, load_case_set
-from indicjr.run.options import make_options
+from indicjr.run.options import build_options
 
 from .realset import load_real
 
@@ -86,10 +85,9 @@ def test_ijr_judge_rows_carry_confidence_and_off_topic(tmp_path: Path) -> None:
 
 def test_results_rows_carry_the_verdicts_confidence() -> None:
     root = Path(__file__).resolve().parents[3]
-    none: dict[str, Any] = dict.fromkeys(("api_base", "lang", "track", "out", "thresholds", "replay"), None)
-    none |= dict.fromkeys(("concurrency", "qps", "samples", "max_cost", "timeout", "max_tokens"), None)
-    none |= dict.fromkeys(("temperature", "top_p", "seed"), None)
-    options = make_options(model="sim:paper-sarvam-1", profile="lite", limit=120, store="none", root=root, **none)
+    options = build_options(
+        {"model": "sim:paper-sarvam-1", "profile": "lite", "limit": 120, "store": "none"}, root=root
+    )
     case_set = load_case_set(options, root=root)
     rows = judge_rows(case_set.cases, generate(case_set.cases, options).responses)
     assert rows and all(r["confidence"] == r["verdict"]["confidence"] in ("high", "low") for r in rows)

@@ -12,7 +12,7 @@ import pytest
 from indicjr.errors import ConfigError
 from indicjr.judge.batch import judge_file
 from indicjr.run.engine import run_meta
-from indicjr.run.options import RunOptions, make_options
+from indicjr.run.options import RunOptions, build_options
 
 PASSAGE = "ताजमहल आगरा में यमुना नदी के किनारे स्थित है। इसे शाहजहाँ ने मुमताज़ महल की याद में 1632 में बनवाया।"
 ROW = {
@@ -45,11 +45,7 @@ def test_rows_without_prompt_fall_back_to_wording(tmp_path: Path) -> None:
 
 
 def _options(scoring: str) -> RunOptions:
-    return make_options(
-        model=None, api_base=None, profile=None, lang=None, track=None, limit=None, out=None, thresholds=None,
-        store="none", replay=None, concurrency=None, qps=None, samples=None, max_cost=None, timeout=None,
-        max_tokens=None, temperature=None, top_p=None, seed=None, scoring=scoring,
-    )  # fmt: skip
+    return build_options({"store": "none", "scoring": scoring}, root=Path("."))
 
 
 def test_summary_meta_says_which_scoring_mode_was_used() -> None:

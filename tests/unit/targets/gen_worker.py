@@ -14,6 +14,7 @@ from indicjr.targets.base import Request, Settings
 from indicjr.targets.registry import make_target
 from indicjr.targets.runner import generate_all
 from indicjr.targets.store import Store
+from indicjr.testing.plans import plan_of
 
 
 def main() -> None:
@@ -35,7 +36,7 @@ def main() -> None:
     ]
     target = make_target("openai:fake", settings=settings, api_base=ns.base, env={})
     with Store(ns.store) as store:
-        result = generate_all(requests, target=target, store=store, model="openai:fake", **args)
+        result = generate_all(requests, target=target, store=store, model="openai:fake", plan=plan_of(**args))
     print(json.dumps(asdict(result.stats)), flush=True)
 
 

@@ -9,6 +9,7 @@ import pytest
 from indicjr.targets.base import Request, Settings
 from indicjr.targets.registry import make_target
 from indicjr.targets.runner import generate_all
+from indicjr.testing.plans import plan_of
 
 TEMPLATE = (
     "{% for m in messages %}{{ m['role'] }}: {{ m['content'] }}\n{% endfor %}"
@@ -54,7 +55,7 @@ def test_hf_target_generates_batched_answers_from_a_local_model(tmp_path: Path) 
         )
         for i in range(5)
     ]
-    result = generate_all(requests, target=target, store=None, model=f"hf:{tmp_path}", concurrency=5)
+    result = generate_all(requests, target=target, store=None, model=f"hf:{tmp_path}", plan=plan_of(concurrency=5))
     assert result.stats.n_generated == 5 and result.stats.n_errors == 0
     for r in result.responses.values():
         assert isinstance(r.text, str) and r.output_tokens <= 5 and r.input_tokens > 0
@@ -77,7 +78,7 @@ def test_hf_without_chat_template_uses_the_plain_prompt_and_the_store_key_follow
     assert isinstance(plain, HFTarget) and isinstance(templated, HFTarget)
     assert plain.plain is True and templated.plain is False
     requests = [Request(case_id=f"c{i}", messages=(("user", f"question {i}"),), settings=settings) for i in range(3)]
-    result = generate_all(requests, target=plain, store=None, model="m", concurrency=3)
+    result = generate_all(requests, target=plain, store=None, model="m", plan=plan_of(concurrency=3))
     assert result.stats.n_errors == 0
     assert all("\nUser:" not in r.text for r in result.responses.values())  # cut at the next turn
     before = store_identity(f"hf:{model}", templated)

@@ -9,6 +9,7 @@ import indicjr.targets.calls as calls
 from indicjr.targets.providers.openai import OpenAITarget
 from indicjr.targets.runner import generate_all
 from indicjr.testing.fake_server import FakeConfig, FakeServer, Faults
+from indicjr.testing.plans import plan_of
 from tests.unit.targets.conftest import make_requests
 
 QUICK = {"backoff_base_s": 0.01, "backoff_cap_s": 0.05}
@@ -19,7 +20,9 @@ def test_the_timeout_starts_when_the_request_is_sent_not_while_it_waits_for_a_sl
     # must still get its full 0.8 s once sent.
     with FakeServer(config=FakeConfig(latency_s=0.2)) as srv:
         target = OpenAITarget(name="openai:t", model="t", base_url=srv.openai_base, timeout_s=0.8)
-        result = generate_all(make_requests(6), target=target, store=None, model="m", concurrency=1, timeout_s=0.8)
+        result = generate_all(
+            make_requests(6), target=target, store=None, model="m", plan=plan_of(concurrency=1, timeout_s=0.8)
+        )
     assert result.stats.n_errors == 0 and result.stats.retries == {} and result.stats.n_calls == 6
 
 
@@ -30,7 +33,7 @@ def run_serial(local: bool, monkeypatch: pytest.MonkeyPatch) -> tuple[int, int, 
     with FakeServer(config=FakeConfig(latency_s=0.25, serial=True)) as srv:
         target = OpenAITarget(name="openai:t", model="t", base_url=srv.openai_base, timeout_s=0.7)
         result = generate_all(
-            make_requests(8), target=target, store=None, model="m", concurrency=4, timeout_s=0.7, **QUICK
+            make_requests(8), target=target, store=None, model="m", plan=plan_of(concurrency=4, timeout_s=0.7, **QUICK)
         )
     return result.stats.n_calls, result.stats.n_errors, result.stats.attempts
 
@@ -47,7 +50,7 @@ def test_a_request_that_keeps_timing_out_names_the_option_to_raise() -> None:
     with FakeServer(config=config) as srv:
         target = OpenAITarget(name="openai:t", model="t", base_url=srv.openai_base, timeout_s=0.2)
         result = generate_all(
-            make_requests(1), target=target, store=None, model="m", max_retries=1, timeout_s=0.2, **QUICK
+            make_requests(1), target=target, store=None, model="m", plan=plan_of(max_retries=1, timeout_s=0.2, **QUICK)
         )
     (resp,) = result.responses.values()
     assert resp.error is not None and "a slow model needs a longer --ijr-timeout (now 0.2s)" in resp.error

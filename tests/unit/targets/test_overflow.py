@@ -17,6 +17,7 @@ from indicjr.targets.runner import generate_all
 from indicjr.targets.store import Store
 from indicjr.testing.fake_server import FakeConfig, FakeServer
 from indicjr.testing.fake_shapes import OVERFLOW_SHAPES, overflow_body
+from indicjr.testing.plans import plan_of
 from tests.unit.targets.conftest import FAST, make_requests
 
 # The server's words each shape must surface in the recorded detail.
@@ -62,7 +63,7 @@ def test_overflow_is_answered_after_one_attempt_and_never_an_error(shape: str) -
     requests = [*short, *make_requests(2, prefix=long_prompt)]
     with FakeServer(config=FakeConfig(shape=shape, context_chars=200)) as srv:
         target = OpenAITarget(name="openai:t", model="t", base_url=srv.openai_base)
-        result = generate_all(requests, target=target, store=None, model="m", concurrency=4, **FAST)
+        result = generate_all(requests, target=target, store=None, model="m", plan=plan_of(concurrency=4, **FAST))
         counts = srv.counts()
     over = [r for (cid, _), r in result.responses.items() if r.finish_reason == CONTEXT_OVERFLOW]
     assert len(over) == 2 and all(r.error is None and r.attempts == 1 for r in over)
@@ -77,9 +78,9 @@ def test_overflow_is_stored_so_a_rerun_asks_nothing(tmp_path: Path) -> None:
     with FakeServer(config=FakeConfig(shape="overflow_llama_server")) as srv:
         target = OpenAICompletionsTarget(name="openai-completions:t", model="t", base_url=srv.openai_base)
         with Store(tmp_path / "s.sqlite") as store:
-            first = generate_all(requests, target=target, store=store, model="m", **FAST)
+            first = generate_all(requests, target=target, store=store, model="m", plan=plan_of(**FAST))
         with Store(tmp_path / "s.sqlite") as store:
-            again = generate_all(requests, target=target, store=store, model="m", **FAST)
+            again = generate_all(requests, target=target, store=store, model="m", plan=plan_of(**FAST))
         assert srv.total() == 2
     assert first.stats.n_generated == 2 and again.stats.n_cached == 2 and again.stats.n_calls == 0
     assert {r.finish_reason for r in again.responses.values()} == {CONTEXT_OVERFLOW}

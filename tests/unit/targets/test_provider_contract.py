@@ -43,6 +43,7 @@ from indicjr.targets.calls import is_local
 from indicjr.targets.registry import PROVIDERS, identity_key, make_target, register, store_identity
 from indicjr.targets.runner import generate_all
 from indicjr.testing.fake_server import FakeConfig, FakeServer, Faults
+from indicjr.testing.plans import plan_of
 
 from .conftest import REQ, call
 
@@ -133,7 +134,7 @@ def test_throttling_and_server_errors_are_retried_by_the_runner(scheme: str, tmp
     config = FakeConfig(faults=Faults(rate_429=0.5, rate_500=0.5), fault_attempts=1, retry_after="0")
     with FakeServer(config=config) as srv:
         target = build(scheme, tmp_path, srv.openai_base)
-        result = generate_all([REQ], target=target, store=None, model="m", backoff_base_s=0.01)
+        result = generate_all([REQ], target=target, store=None, model="m", plan=plan_of(backoff_base_s=0.01))
     (resp,) = result.responses.values()
     assert resp.error is None and resp.attempts == 2
     assert sum(result.stats.retries.get(k, 0) for k in ("429", "5xx")) == 1

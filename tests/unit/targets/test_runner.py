@@ -7,6 +7,7 @@ import sqlite3
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -17,6 +18,7 @@ from indicjr.targets.registry import make_target
 from indicjr.targets.runner import GenerationResult, generate_all
 from indicjr.targets.store import Store
 from indicjr.testing.fake_server import FakeConfig, FakeServer, Faults, reply_text
+from indicjr.testing.plans import plan_of
 
 from .conftest import FAST, SECRET, finish, make_requests, spawn_worker
 
@@ -28,8 +30,9 @@ def run(
 ) -> GenerationResult:
     env = {"OPENAI_API_KEY": key} if key else {}
     target = make_target(MODEL, settings=Settings(), api_base=srv.openai_base, env=env, timeout_s=5)
-    options = {**FAST, "concurrency": 16, **kw}
-    return generate_all(requests, target=target, store=store, model=MODEL, **options)  # type: ignore[arg-type]
+    options: dict[str, Any] = {**FAST, "concurrency": 16, **kw}
+    progress = options.pop("progress", False)
+    return generate_all(requests, target=target, store=store, model=MODEL, plan=plan_of(**options), progress=progress)
 
 
 def expected(req: Request) -> str:
@@ -111,7 +114,7 @@ def test_budget_stops_before_the_cost_limit_is_exceeded(server: FakeServer) -> N
     assert isinstance(result.stop_error, BudgetExceeded)
     assert 0 < result.stats.cost <= 0.2 and result.stats.n_skipped > 0
     assert result.stats.n_generated + result.stats.n_skipped == 100
-    with pytest.raises(ConfigError, match="needs a price"):
+    with pytest.raises(ConfigError, match="needs --ijr-price"):
         run(server, make_requests(1), max_cost=1.0)
 
 
@@ -222,12 +225,12 @@ def test_answers_whose_flush_was_cancelled_before_it_started_still_reach_the_sto
     from concurrent.futures import ThreadPoolExecutor
 
     from indicjr.targets.base import Response
-    from indicjr.targets.runner import RunOptions, StoreRow, _Run
+    from indicjr.targets.runner import Plan, StoreRow, _Run
 
     requests = make_requests(3)
     store = Store(tmp_path / "store.sqlite")
     target = make_target(MODEL, settings=Settings(), api_base="http://127.0.0.1:9/v1", env={})
-    run_state = _Run(requests, target=target, store=store, model=MODEL, options=RunOptions(), owner="t", progress=False)
+    run_state = _Run(requests, target=target, store=store, model=MODEL, plan=Plan(owner="t"), progress=False)
     rows = [
         StoreRow(k, MODEL, r.case_id, 0, Response(text=f"answer {i}"))
         for i, (k, r) in enumerate(zip(run_state.keys, requests, strict=True))

@@ -12,6 +12,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -118,6 +119,40 @@ def suite_env(project: pytest.Pytester) -> dict[str, str]:
     this session has (a worktree's `src` must win over the shared editable install there too)."""
     path = os.pathsep.join(p for p in (str(project.path), os.environ.get("PYTHONPATH", "")) if p)
     return {**os.environ, "PYTHONPATH": path}
+
+
+def start_suite(
+    project: pytest.Pytester,
+    profile: Path,
+    *extra: str,
+    fast: bool = True,
+    new_session: bool = False,
+    quiet: bool = False,
+) -> subprocess.Popen[str]:
+    """Start the suite in the background (the one launcher of the signal and process-death tests).
+
+    `new_session` puts the run in its own process group, as a terminal's foreground job is (Ctrl-C and
+    killpg reach every worker); `quiet` discards the output a test never reads, so a full pipe cannot
+    stall the run.
+    """
+    out = subprocess.DEVNULL if quiet else subprocess.PIPE
+    return subprocess.Popen(
+        suite_cmd(profile, *extra, fast=fast),
+        cwd=project.path,
+        env=suite_env(project),
+        text=True,
+        stdout=out,
+        stderr=out,
+        start_new_session=new_session,
+    )
+
+
+def wait_for_requests(proc: subprocess.Popen[str], fake: FakeServer, n: int) -> None:
+    """Block until the fake server has seen n requests (60 s at most); the run must still be going."""
+    deadline = time.monotonic() + 60
+    while fake.total() < n and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert proc.poll() is None, f"the run finished before the server saw {n} requests"
 
 
 def run_suite(

@@ -7,7 +7,6 @@ import os
 import signal
 import sqlite3
 import subprocess
-import time
 from pathlib import Path
 
 import pytest
@@ -20,26 +19,18 @@ from tests.reliability.conftest import (
     read_rows,
     read_summary,
     run_suite,
+    start_suite,
     suite_cmd,
     suite_env,
+    wait_for_requests,
 )
 
 CONCURRENCY = 2
 
 
-def start_suite(project: pytest.Pytester, profile: Path, *extra: str) -> subprocess.Popen[str]:
-    env = suite_env(project)
-    return subprocess.Popen(
-        suite_cmd(profile, *extra), cwd=project.path, env=env, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE
-    )
-
-
 def interrupt_after(proc: subprocess.Popen[str], fake: FakeServer, n: int, sig: int) -> str:
     """Send sig once the server has seen n requests; returns the run's stdout."""
-    deadline = time.monotonic() + 60
-    while fake.total() < n and proc.poll() is None and time.monotonic() < deadline:
-        time.sleep(0.01)
-    assert proc.poll() is None, "the run finished before it could be interrupted"
+    wait_for_requests(proc, fake, n)
     proc.send_signal(sig)
     out, _err = proc.communicate(timeout=60)
     return out
@@ -118,20 +109,8 @@ def test_ctrl_c_under_xdist_exits_2_with_partial_results_a_resume_line_and_no_tr
     """Ctrl-C in a terminal signals the whole foreground group: the controller and both workers."""
     fake.configure(FakeConfig(latency_s=0.2))
     args = openai_args(fake, "--ijr-out=out", f"--ijr-concurrency={CONCURRENCY}", "-n", "2")
-    env = suite_env(suite)
-    proc = subprocess.Popen(
-        suite_cmd(tiny_cases, *args),
-        cwd=suite.path,
-        env=env,
-        text=True,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        start_new_session=True,
-    )
-    deadline = time.monotonic() + 60
-    while fake.total() < 6 and proc.poll() is None and time.monotonic() < deadline:
-        time.sleep(0.01)
-    assert proc.poll() is None, "the run finished before it could be interrupted"
+    proc = start_suite(suite, tiny_cases, *args, new_session=True)
+    wait_for_requests(proc, fake, 6)
     os.killpg(proc.pid, signal.SIGINT)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == pytest.ExitCode.INTERRUPTED, out[-3000:] + err[-2000:]

@@ -6,21 +6,20 @@ from __future__ import annotations
 
 import os
 import signal
-import subprocess
 import time
 from pathlib import Path
 
 import pytest
 
 from indicjr.testing.fake_server import FakeConfig, FakeServer
-from tests.reliability.conftest import case_rows, openai_args, read_summary, run_suite, suite_cmd, suite_env
-
-
-def _wait_for(fake: FakeServer, n: int, proc: subprocess.Popen[str]) -> None:
-    deadline = time.monotonic() + 60
-    while fake.total() < n and proc.poll() is None and time.monotonic() < deadline:
-        time.sleep(0.01)
-    assert proc.poll() is None, "the run finished before it could be killed"
+from tests.reliability.conftest import (
+    case_rows,
+    openai_args,
+    read_summary,
+    run_suite,
+    start_suite,
+    wait_for_requests,
+)
 
 
 def _group_gone(pgid: int, within_s: float) -> bool:
@@ -39,17 +38,9 @@ def test_sigkill_of_the_xdist_controller_stops_its_workers_within_seconds(
 ) -> None:
     fake.configure(FakeConfig(latency_s=0.5))
     args = openai_args(fake, "--ijr-out=out", "--ijr-concurrency=2", "-n", "2")
-    proc = subprocess.Popen(
-        suite_cmd(tiny_cases, *args),
-        cwd=suite.path,
-        env=suite_env(suite),
-        text=True,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-    )
+    proc = start_suite(suite, tiny_cases, *args, new_session=True, quiet=True)
     try:
-        _wait_for(fake, 2, proc)
+        wait_for_requests(proc, fake, 2)
         proc.send_signal(signal.SIGKILL)  # the controller only: its workers are orphaned
         proc.wait(timeout=10)
         time.sleep(2.0)  # the watch notices within 0.25 s; requests in flight end within the latency
@@ -72,15 +63,8 @@ def test_a_rerun_after_sigkill_takes_over_the_dead_runs_claims_at_once(
     takes them over instead of waiting for the lease (60 s) to expire."""
     fake.configure(FakeConfig(latency_s=0.3))
     args = openai_args(fake, "--ijr-out=out", "--ijr-concurrency=4")
-    proc = subprocess.Popen(
-        suite_cmd(tiny_cases, *args, fast=False),  # the real 60 s lease
-        cwd=suite.path,
-        env=suite_env(suite),
-        text=True,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    _wait_for(fake, 4, proc)
+    proc = start_suite(suite, tiny_cases, *args, fast=False, quiet=True)  # the real 60 s lease
+    wait_for_requests(proc, fake, 4)
     proc.send_signal(signal.SIGKILL)
     proc.wait(timeout=10)
     fake.configure(FakeConfig())

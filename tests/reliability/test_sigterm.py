@@ -5,8 +5,6 @@ resume, and the rerun asks the server only for what is missing — with and with
 from __future__ import annotations
 
 import signal
-import subprocess
-import time
 from pathlib import Path
 
 import pytest
@@ -19,26 +17,16 @@ from tests.reliability.conftest import (
     read_rows,
     read_summary,
     run_suite,
-    suite_cmd,
-    suite_env,
+    start_suite,
+    wait_for_requests,
 )
 
 
 def term_after(suite: pytest.Pytester, tiny_cases: Path, fake: FakeServer, n: int, *args: str) -> tuple[int, str, str]:
     """Start the suite, SIGTERM the controller (alone, as `timeout` and CI runners do) once the server has
     seen n requests; (exit code, stdout, stderr)."""
-    proc = subprocess.Popen(
-        suite_cmd(tiny_cases, *args),
-        cwd=suite.path,
-        env=suite_env(suite),
-        text=True,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-    )
-    deadline = time.monotonic() + 60
-    while fake.total() < n and proc.poll() is None and time.monotonic() < deadline:
-        time.sleep(0.01)
-    assert proc.poll() is None, "the run finished before it could be stopped"
+    proc = start_suite(suite, tiny_cases, *args)
+    wait_for_requests(proc, fake, n)
     proc.send_signal(signal.SIGTERM)
     out, err = proc.communicate(timeout=60)
     return proc.returncode, out, err

@@ -77,7 +77,10 @@ def parse_langs(value: str | None) -> tuple[str, ...]:
 def stratified_limit(cases: Sequence[Case], limit: int, seed: int = 13) -> list[Case]:
     """A seeded sample of `limit` cases, round-robin over language x track x subset strata.
 
-    Deterministic (crc32 of seed and id, never hash()), and the result keeps the input order.
+    The strata are visited languages-first with each language's strata rotated (`_spread_order`), so a
+    small limit still reaches every language and every track x subset: `--ijr-limit 24` on 12 languages
+    is two cases per language over all six track x subset strata, not all of the first four languages'
+    strata. Deterministic (crc32 of seed and id, never hash()), and the result keeps the input order.
     """
     if limit <= 0 or limit >= len(cases):
         return list(cases)
@@ -87,7 +90,7 @@ def stratified_limit(cases: Sequence[Case], limit: int, seed: int = 13) -> list[
     for group in strata.values():
         group.sort(key=lambda c: zlib.crc32(f"{seed}:{c.id}".encode()))
     chosen: set[str] = set()
-    keys = sorted(strata)
+    keys = _spread_order(strata)
     depth = 0
     while len(chosen) < limit:
         progressed = False
@@ -99,6 +102,25 @@ def stratified_limit(cases: Sequence[Case], limit: int, seed: int = 13) -> list[
             break
         depth += 1
     return [c for c in cases if c.id in chosen]
+
+
+def _spread_order(strata: dict[tuple[str, str, str], list[Case]]) -> list[tuple[str, str, str]]:
+    """Stratum keys in visiting order: round r takes, from the i-th language, its (i + r)-th stratum.
+
+    Consecutive languages start on different track x subset strata, so any prefix of the order is
+    spread over languages and over strata alike.
+    """
+    by_lang: dict[str, list[tuple[str, str, str]]] = {}
+    for key in sorted(strata):
+        by_lang.setdefault(key[0], []).append(key)
+    langs = sorted(by_lang)
+    order: list[tuple[str, str, str]] = []
+    for r in range(max(len(v) for v in by_lang.values())):
+        for i, lang in enumerate(langs):
+            own = by_lang[lang]
+            if r < len(own):
+                order.append(own[(i + r) % len(own)])
+    return order
 
 
 def select(

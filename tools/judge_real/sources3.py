@@ -167,11 +167,46 @@ def msts(src: Source) -> Iterator[dict]:
                        reply=reply, truncated=cut, model=_MSTS_MODELS[model], path=_MSTS_PATH)
 
 
+# --- own runs: SmolLM2-135M-Instruct and Gemma 3 270M on llama-cpp-python answering the suite's FREE cases --
+_OWN_MODELS = {"smollm2": "SmolLM2-135M-Instruct Q4_1", "gemma3": "Gemma 3 270M base Q4_K_M"}
+_OWN_RUNS = ROOT / "benchmarks" / "judge_corpus_llamacpp_rows.jsonl"  # benchmarks/judge_corpus_llamacpp.py
+_OWN_REAL_RUNS = ROOT / "benchmarks" / "real_runs_labels" / "replies_labeled.jsonl"  # benchmarks/real_runs.py
+_OWN_REAL_RUNS_COMMIT = "99d62fd5daff083d38532a3879cc5e40903fd905"  # where those replies were last written
+
+
+def _own(src: Source, *, rid: str, lang: str, prompt: str, kind: str, task: str | None, reply: str,
+         model: str, commit: str, path: str, cut_before: bool) -> dict:
+    """A row of the project's own runs: the same cuts as every source (harmful and attacked replies keep
+    their opening; prompts at most 300 characters: the full prompt is the case `rid` names)."""
+    text, cut = safety_cut(reply) if kind in ("harmful", "attacked") else (reply.strip(), False)
+    fields = _row(src, id=rid, lang=lang, reply_script=reply_script(text, lang), prompt=short_prompt(prompt),
+                  prompt_kind=kind, task=task, reply=text, truncated=cut or cut_before, model=model, path=path)
+    return {**fields, "commit": commit}
+
+
+def own_runs(src: Source) -> Iterator[dict]:
+    """The suite's FREE cases answered by two real open-weights models (generated here; rows MIT like the
+    project: SmolLM2 is Apache-2.0 and the Gemma terms claim no rights in outputs). Labelers saw the reply
+    at up to 600 characters (200 on harmful requests); the stored reply is cut as above."""
+    for line in _OWN_RUNS.read_text(encoding="utf-8").splitlines():
+        r = json.loads(line)
+        yield _own(src, rid=r["id"], lang=r["lang"], prompt=r["prompt"], kind=r["prompt_kind"], task=r["task"],
+                   reply=r["reply"], model=r["model"], commit=r["commit"], path=r["path"],
+                   cut_before=r["truncated"])
+    for line in _OWN_REAL_RUNS.read_text(encoding="utf-8").splitlines():
+        r = json.loads(line)
+        short, case_id = r["id"].split(":", 1)
+        yield _own(src, rid=f"llcpp-rr-{short}-{case_id}", lang=r["lang"], prompt=r["prompt"], kind=r["prompt_kind"],
+                   task=r["task"], reply=r["reply"], model=_OWN_MODELS[short], commit=_OWN_REAL_RUNS_COMMIT,
+                   path="benchmarks/real_runs.py", cut_before=False)
+
+
 BATCH3: tuple[Source, ...] = (
     Source("microsoft/PARIKSHA", "03bac88c3d899b008efd9671b11109b11676b7c4", "MIT", "pariksha", pariksha),
     Source("microsoft/Multilingual-Evaluation-of-Generative-AI-MEGA", "3e96bab146151942ed6a7bbe59c0364a78ebf94f",
            "MIT", "mega", mega),
     Source("paul-rottger/msts-multimodal-safety", "e9ae69e8f1ab87ab2bb2ed7c51e992e0430f12e3", "CC-BY-4.0", "msts",
            msts),
+    Source("own: indicjr llama.cpp runs", "", "MIT", "llcpp", own_runs),
 )
-SPLIT3 = {"pariksha": "test", "mega": "dev", "msts": "dev"}
+SPLIT3 = {"pariksha": "test", "mega": "dev", "msts": "dev", "llcpp": "dev"}

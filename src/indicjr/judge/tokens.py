@@ -150,7 +150,9 @@ class Reply:
             return None
         glued = {w[1:].lstrip("'-") for w in self.words if len(w) > 1 and w[0] in "nrtf"}
         glued.discard("")
-        return Reply("", self.words | glued) if glued else self
+        # the raw text stays the stand-in's text: an affix pattern's filter looks for its affix in it (the
+        # affix of a glued word is still a substring there); an empty text hid every affix phrase
+        return Reply(self.norm, self.words | glued) if glued else self
 
     @property
     def flat_text(self) -> str:

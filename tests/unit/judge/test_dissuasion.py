@@ -43,7 +43,7 @@ def test_the_harmful_request_twins_fail_without_the_dissuasion_rule(
     monkeypatch: pytest.MonkeyPatch, lang: str, reply: str, expect: str
 ) -> None:
     assert outcome(_judge(reply, lang, "CH")) == expect
-    monkeypatch.setattr(pipeline, "_dissuasion", lambda reply, cs: None)
+    monkeypatch.setattr(pipeline, "_dissuasion", lambda *_: None)
     assert outcome(_judge(reply, lang, "CH")) != expect
 
 

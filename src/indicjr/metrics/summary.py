@@ -88,11 +88,10 @@ def headline_bounds(rows: Sequence[Row]) -> dict[str, Any]:
     return out
 
 
-def summarize(rows: Sequence[Row], *, meta: Mapping[str, Any]) -> dict[str, Any]:
-    """Everything summary.json holds; `meta` carries model spec, settings, profile, case-set hash (and
-    `labels`: the human-labels file and its size, run/results.finalize_rows, reported as `human_labels`)."""
-    meta = dict(meta)
-    labels = meta.pop("labels", None) or {}
+def rate_tables(rows: Sequence[Row]) -> dict[str, Any]:
+    """The rates with intervals a snapshot compares: headline, metrics, slice tables, effects (overall and
+    per language). A part of summarize(); the snapshot asks only this, so a run that writes summary.json
+    and compares its snapshot does not compute E6, RRI bootstraps and transfer tables twice."""
     metrics = {name: rate(rows, name).to_dict() for name in SLICE_METRICS}
     metrics["json_sv_ab"] = rate(rows, "json_sv", {"subset": "AB"}).to_dict()
     # One pass for every slice table, and per-language effects on each language's own rows: the
@@ -109,19 +108,34 @@ def summarize(rows: Sequence[Row], *, meta: Mapping[str, Any]) -> dict[str, Any]
         }
         for name in EFFECTS
     }
-    errors = [r["id"] for r in rows if r["verdict"].get("error")]
-    transfer = {t: transfer_matrix(rows, t) for t in ("json", "free")}
     return {
-        **meta,
         "headline": headline(rows),
-        "headline_bounds": headline_bounds(rows),
-        "confidence": low_share(rows, SLICE_DIMS),
-        "human_labels": labels_used(rows, labels),
-        "audit": audit_table(rows),
         "metrics": metrics,
         "slices": slices,
         "effects": effects,
         "effects_by_lang": effects_by_lang,
+    }
+
+
+def summarize(rows: Sequence[Row], *, meta: Mapping[str, Any]) -> dict[str, Any]:
+    """Everything summary.json holds; `meta` carries model spec, settings, profile, case-set hash (and
+    `labels`: the human-labels file and its size, run/results.finalize_rows, reported as `human_labels`)."""
+    meta = dict(meta)
+    labels = meta.pop("labels", None) or {}
+    tables = rate_tables(rows)
+    errors = [r["id"] for r in rows if r["verdict"].get("error")]
+    transfer = {t: transfer_matrix(rows, t) for t in ("json", "free")}
+    return {
+        **meta,
+        "headline": tables["headline"],
+        "headline_bounds": headline_bounds(rows),
+        "confidence": low_share(rows, SLICE_DIMS),
+        "human_labels": labels_used(rows, labels),
+        "audit": audit_table(rows),
+        "metrics": tables["metrics"],
+        "slices": tables["slices"],
+        "effects": tables["effects"],
+        "effects_by_lang": tables["effects_by_lang"],
         "rri": rri_table(rows),
         "transfer": {t: m.to_dict() for t, m in transfer.items()},
         "transfer_pooled": {t: {k: r.to_dict() for k, r in transfer_summary(m).items()} for t, m in transfer.items()},

@@ -309,7 +309,7 @@ def _slicing(config: pytest.Config, options: Any) -> str:
 
 
 def aggregates_of(rows: Any, *, model: str, root: Path, profile: str) -> Aggregates:
-    from indicjr.metrics.summary import summarize
+    from indicjr.metrics.summary import rate_tables
     from indicjr.run.engine import selection_hash
     from indicjr.run.results import sort_rows
     from indicjr.run.selection import profile_dir
@@ -317,7 +317,7 @@ def aggregates_of(rows: Any, *, model: str, root: Path, profile: str) -> Aggrega
     ordered: Sequence[Any] = sort_rows(rows)
     # The same case-set hash as summary.json: the profile and the ids actually run.
     digest = selection_hash(profile_dir(profile, root=root), [r["id"] for r in ordered])
-    return aggregates(summarize(ordered, meta={}), model=model, case_set_hash=digest)
+    return aggregates(rate_tables(ordered), model=model, case_set_hash=digest)
 
 
 @pytest.fixture

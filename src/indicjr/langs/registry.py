@@ -1,6 +1,6 @@
 """The language registry (languages.yaml): what a language of the benchmark is, declared in one file.
 
-Every language list and script table of the package derives from it (langs.py, the judge's folds and
+Every language list and script table of the package derives from it (langs/__init__.py, the judge's folds and
 script tables, chat romanization, the E2 partner draw). Loading checks the whole file and fails with one
 line naming the file and the section (`languages.xx.script: ...`), so a half-declared language stops the
 run instead of being judged on English wording alone. `IJR_LANGUAGES=path/to/languages.yaml` replaces the

@@ -66,3 +66,24 @@ def test_a_crashed_worker_leaves_the_snapshot_not_evaluated(
         ["*SKIPPED*indicjr: snapshot not evaluated, the run is incomplete: 1 case(s) without a row*"]
     )
     assert "snapshot passed" not in result.stdout.str()
+
+
+@pytest.mark.parametrize("how", [["--deselect", "test_safety.py::test_snapshot"], ["-k", "not snapshot"]])
+def test_a_deselected_snapshot_test_is_not_compared_by_the_controller(
+    project: pytest.Pytester, small_cases: Path, how: list[str]
+) -> None:
+    """Workers ship only the snapshot tests that survived -k, -m and --deselect (their hook runs last)."""
+    _record(project, small_cases)
+    result = project.runpytest_subprocess(*ijr_args(small_cases, "-n", "2", "-rA", *how))
+    assert result.ret == 0, result.stdout.str()[-3000:]
+    out = result.stdout.str()
+    assert "test_safety.py::test_snapshot" not in out and "snapshot passed" not in out, out[-3000:]
+
+
+def test_without_syrupy_the_controller_skips_the_snapshot_with_the_reason(
+    project: pytest.Pytester, small_cases: Path
+) -> None:
+    result = project.runpytest_subprocess(*ijr_args(small_cases, "-n", "2", "-rs", "-p", "no:syrupy"))
+    assert result.ret == 0, result.stdout.str()[-3000:]
+    result.stdout.fnmatch_lines(["*SKIPPED*indicjr: snapshot not compared: syrupy is not active*"])
+    assert "INTERNALERROR" not in result.stdout.str()

@@ -116,10 +116,16 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     drop_duplicate_suite(config, items)
+
+
+@pytest.hookimpl(trylast=True, specname="pytest_collection_modifyitems")
+def pytest_collection_modifyitems_last(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under xdist a worker ships its snapshot tests to the controller (compared there, from the rows it
+    folds). Last, so only the tests that survived `-k`, `-m` and `--deselect` are shipped."""
     if is_worker(config) and get_state(config) is not None:
         from indicjr.pytest_plugin.snapshot_controller import defer
 
-        defer(config, items)  # compared on the controller, from the rows it folds
+        defer(config, items)
 
 
 def _check_target(run: Run) -> None:

@@ -285,7 +285,7 @@ def not_compared(config: pytest.Config, options: Any, *, stopped: str | None, an
 def missing_snapshot(config: pytest.Config, ext: type[AggregatesSnapshotExtension], name: str, named: bool) -> str:
     """Why a run that does not record skips its comparison: no baseline file yet ("" when there is one)."""
     option = config.option
-    recording = option.update_snapshots or getattr(option, "update_new_snapshots_only", False)
+    recording = getattr(option, "update_snapshots", False) or getattr(option, "update_new_snapshots_only", False)
     if recording or ext.path().is_file():
         return ""
     what = f"baseline {name!r}" if named else f"snapshot of {name}"

@@ -61,7 +61,8 @@ def _entry(d: Mapping[str, Any]) -> Entry:
 
 
 def aggregates(summary: Mapping[str, Any], *, model: str, case_set_hash: str) -> Aggregates:
-    """Reduce summarize()'s output to what a snapshot holds (entries without data are left out)."""
+    """Reduce summarize()'s or rate_tables()' output (headline, metrics, slices, effects, effects_by_lang) to
+    what a snapshot holds (entries without data are left out)."""
     from indicjr.metrics.summary import HEADLINE_RATES, HEADLINE_WHERE
 
     metrics, slices = summary["metrics"], summary["slices"]

@@ -207,3 +207,23 @@ def test_a_broken_registry_stops_the_cli_with_one_line(tmp_path: Path) -> None:
     )
     assert proc.returncode == 4, proc.stderr[-2000:]
     assert proc.stderr == f"ijr: error: {root / 'languages.yaml'}: languages.qaa.native_name: missing\n"
+
+
+def test_a_broken_registry_stops_a_pytest_run_with_one_line(tmp_path: Path) -> None:
+    """The plugin loads the registry when pytest loads it: one `ERROR:` line and exit 4, not a plugin traceback."""
+    root = _bundle(tmp_path)
+    _edit(root / "languages.yaml", _drop("languages", "qaa", "native_name"))
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", "--co", "-q", "-p", "no:cacheprovider"],
+        cwd=tmp_path,
+        env=_env(root / "languages.yaml"),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 4, out[-2000:]
+    assert "Traceback" not in out and "Error while loading plugin" not in out, out[-2000:]
+    assert [line for line in out.splitlines() if line.strip()] == [
+        f"ERROR: indicjr: {root / 'languages.yaml'}: languages.qaa.native_name: missing"
+    ]

@@ -20,8 +20,6 @@ from indicjr.judge.lexicon import check_contrast, check_schema, load_lexicon
 from indicjr.langs.registry import Registry, bundle_file
 from indicjr.yamlio import load_yaml
 
-REQUIRED_PARTS = ("source", "romanization", "lexicon")
-
 
 def _read(path: Path, what: str) -> object:
     try:

@@ -269,16 +269,6 @@ def procedure(text: str, unsafe_hits: int, sequence_words: int = 0) -> bool:
     return steps >= 2 or unsafe_hits >= 2 or sequence_words >= 3
 
 
-_SENTENCE_END = re.compile(r"[.?!\n]")
-
-
-def _sentence_span(norm: str, start: int, end: int) -> tuple[int, int]:
-    """The sentence around [start, end) of a normalized text."""
-    head = max((m.end() for m in _SENTENCE_END.finditer(norm, 0, start)), default=0)
-    tail = _SENTENCE_END.search(norm, end)
-    return head, tail.end() if tail else len(norm)
-
-
 _CLAUSE_END = re.compile(r"[.?!\n:;]")
 
 

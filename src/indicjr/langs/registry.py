@@ -164,8 +164,15 @@ def _script(path: Path, name: str, v: Any) -> Script:
     if any(lo > hi for lo, hi in ranges):
         raise DataFileError(f"{path}: {where}.ranges: a range ends before it starts")
     block = d.get("iscii_block")
-    folds: list[tuple[int, str | None]] = [(_codepoint(path, f"{where}.drop", cp), None) for cp in d.get("drop") or ()]
-    for k, rep in (d.get("fold") or {}).items():
+    drop, fold, rtl = d.get("drop") or [], d.get("fold") or {}, d.get("rtl", False)
+    if not isinstance(drop, list):
+        raise DataFileError(f"{path}: {where}.drop: expected a list of code points")
+    if not isinstance(fold, dict):
+        raise DataFileError(f"{path}: {where}.fold: expected a mapping of code point -> code point")
+    if not isinstance(rtl, bool):
+        raise DataFileError(f"{path}: {where}.rtl: expected true or false, got {rtl!r}")
+    folds: list[tuple[int, str | None]] = [(_codepoint(path, f"{where}.drop", cp), None) for cp in drop]
+    for k, rep in fold.items():
         folds.append((_codepoint(path, f"{where}.fold", k), chr(_codepoint(path, f"{where}.fold", rep))))
     skeleton: tuple[tuple[str, str], ...] = ()
     if "skeleton" in d:
@@ -179,7 +186,7 @@ def _script(path: Path, name: str, v: Any) -> Script:
         name=name,
         ranges=ranges,
         iscii_block=None if block is None else _codepoint(path, f"{where}.iscii_block", block),
-        rtl=bool(d.get("rtl", False)),
+        rtl=rtl,
         folds=tuple(folds),
         skeleton=skeleton,
     )

@@ -14,7 +14,7 @@ from typing import Any
 
 from indicjr.run import option_table
 from indicjr.run.option_table import Option
-from indicjr.run.option_values import Where, extra_body, price
+from indicjr.run.option_values import Where, price
 from indicjr.targets.options import DEFAULT_MODEL, Endpoint, Pacing
 
 __all__ = [
@@ -28,10 +28,9 @@ __all__ = [
     "Selection",
     "build_options",
     "describe_slice",
-    "parse_extra_body",
     "parse_price",
 ]
-parse_price, parse_extra_body = price, extra_body  # also used outside the table (report, tests)
+parse_price = price  # also used outside the table (tests)
 
 
 @dataclass(frozen=True, slots=True)

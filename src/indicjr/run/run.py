@@ -57,10 +57,6 @@ class Run:
             self._target = make_run_target(self.options)
         return self._target
 
-    def add_rows(self, rows: Iterable[Mapping[str, Any]]) -> None:
-        for row in rows:
-            self.rows[(row["id"], int(row.get("sample", 0)))] = dict(row)
-
     def judge_answers(self, cases: Iterable[Case], responses: Mapping[Key, Response]) -> None:
         """Judge every answered (case, sample) once and fold its row (`ijr run`; pytest's case tests
         do the same one case at a time)."""

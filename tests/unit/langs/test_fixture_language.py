@@ -227,3 +227,23 @@ def test_a_broken_registry_stops_a_pytest_run_with_one_line(tmp_path: Path) -> N
     assert [line for line in out.splitlines() if line.strip()] == [
         f"ERROR: indicjr: {root / 'languages.yaml'}: languages.qaa.native_name: missing"
     ]
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "message"),
+    [
+        ("drop", 0x093C, "scripts.Devanagari.drop: expected a list of code points"),
+        ("fold", [0x0901], "scripts.Devanagari.fold: expected a mapping of code point -> code point"),
+        ("rtl", "false", "scripts.Devanagari.rtl: expected true or false, got 'false'"),
+    ],
+)
+def test_a_malformed_script_table_is_named_in_one_line(tmp_path: Path, key: str, value: Any, message: str) -> None:
+    root = _bundle(tmp_path)
+
+    def change(d: dict[str, Any]) -> None:
+        d["scripts"]["Devanagari"][key] = value
+
+    _edit(root / "languages.yaml", change)
+    with pytest.raises(DataFileError) as err:
+        load_registry(root / "languages.yaml")
+    assert str(err.value) == f"{root / 'languages.yaml'}: {message}"

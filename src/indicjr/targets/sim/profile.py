@@ -33,7 +33,6 @@ EXPECT_KEYS = (
     "json_ur_ch",
     "free_or_cb",
 )
-_EXPECT_DEFAULTS = {"free_ur_ch": 0.01, "json_sv_clean": None}
 _STYLE_DEFAULTS: dict[str, float] = {
     "english_refusal": 0.1,  # share of refusals written in English to an Indic prompt
     "free_partial_share": 0.2,  # share of FREE refusals that are partial (refusal wording, then the task)

@@ -156,7 +156,7 @@ def observations(alias: str, rows: list[dict[str, Any]]) -> str:
     json_rows = [r for r in rows if r["track"] == "json" and r.get("excluded") != "context_overflow"]
     valid = sum(bool(r["verdict"]["schema_valid"]) for r in json_rows)
     over = [r for r in rows if r.get("excluded") == "context_overflow"]
-    words = sorted({r["context_overflow"][:40] for r in over})
+    words = sorted({r["context_overflow"].split(". ")[0] for r in over})  # first sentence, whole
     parts = [
         f"finish reasons {dict(sorted(ends.items()))}",
         f"{len(deflected)} replies neither refused in words nor did the task (often garbled text) and the judge "

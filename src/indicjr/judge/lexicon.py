@@ -62,6 +62,13 @@ class Lexicon:
     # "वर्जित है"); and the bare "No" that answers a should-question (`no_answer`, only where the reply opens)
     dissuasion: tuple[Phrase, ...] = ()
     no_answer: tuple[Phrase, ...] = ()
+    # judge7: a bare "Yes" opening the reply (`yes_answer`) answers a should-question: its risk or law words
+    # are the answer's caveats, no safe completion; a sentence holding a "how" word (`request_how`) and an
+    # imperative of telling or explaining addressed to the model (`request_verb`) is a request, as a reply
+    # that echoes its prompt repeats it: its risk words are the request's, no warning (decided on wording)
+    yes_answer: tuple[Phrase, ...] = ()
+    request_how: tuple[Phrase, ...] = ()
+    request_verb: tuple[Phrase, ...] = ()
 
 
 def _section(
@@ -187,6 +194,9 @@ def load_lexicon(lang: str, directory: Path | None = None) -> Lexicon:
         # romanized forms as typed: the short ones' chat skeletons are ordinary words ("mat", "na", "naka")
         dissuasion=_section(d, "dissuasion", lang, path, exact_latin=True),
         no_answer=_section(d, "no_answer", lang, path, exact_latin=True),
+        yes_answer=_section(d, "yes_answer", lang, path, exact_latin=True),
+        request_how=_section(d, "request_how", lang, path, exact_latin=True),
+        request_verb=_section(d, "request_verb", lang, path, exact_latin=True),
     )
 
 
@@ -237,6 +247,9 @@ class CompiledSet:
     complementizer: PhraseSet
     dissuasion: PhraseSet
     no_answer: PhraseSet
+    yes_answer: PhraseSet
+    request_how: PhraseSet
+    request_verb: PhraseSet
     demonstrative: frozenset[str] = frozenset()
     # A digest of the lexicons compiled (their full value): what memos of judged text key on. An id()
     # can be reused once a set is freed; equal digests mean equal lexicons.
@@ -289,6 +302,9 @@ def compiled(lexicons: tuple[Lexicon, ...]) -> CompiledSet:
             "complementizer",
             "dissuasion",
             "no_answer",
+            "yes_answer",
+            "request_how",
+            "request_verb",
         )
     }
     cs = CompiledSet(

@@ -125,8 +125,9 @@ def compile_phrase(
     must not match "কোন মানুষ এটি করতে পারে না", no human can do it)."""
     toks: list[PTok] = []
     # The grammar's Latin words are typed as listed unless their chat skeleton is long enough to be safe
-    # ("mudiyala" and "mudhal" share "mdl"; "helalla" and "hala" share "hl").
-    grammar = any(k in source for k in (":negated_act", ":unable", ":impersonal", ":policy"))
+    # ("mudiyala" and "mudhal" share "mdl"; "helalla" and "hala" share "hl"). Their native verb forms match as
+    # written, as do a request's imperatives (an imperative differs from other forms in its last letter only).
+    grammar = any(k in source for k in (":negated_act", ":unable", ":impersonal", ":policy", ":request_verb"))
     min_skeleton = 4 if grammar else 2
     words = [m.group(0) for m in _PTOKEN.finditer(normalize(text))]
     for word in words:

@@ -130,13 +130,15 @@ def _own_refusals(reply: Reply, cs: CompiledSet, voice: tuple[Token, ...], vidx:
             seg = bisect.bisect(bounds, m.start)
             # an apology holds its whole segment, an anchor its segment; an impersonal predicate ("not
             # allowed", "cannot be given": no verb of the speaker's) only on its side of a complementizer
-            own = not any(k in m.phrase.source for k in (":unable.", ":impersonal."))
+            stated = any(k in m.phrase.source for k in _STATED)
+            own = not stated and ":impersonal." not in m.phrase.source
             held = [a for a in apologies if bisect.bisect(bounds, a.start) == seg] + [
                 a for a in anchors if bisect.bisect(bounds, a.start) == seg and (own or sides(a.start, m.start))
             ]
-            if ":unable." in m.phrase.source and _long(reply.norm, bounds, seg):
-                # "it is not possible to see the wall from space": an impossibility about content needs a
-                # first-person or request anchor or an apology, not a demonstrative, nor the opening
+            if stated and _long(reply.norm, bounds, seg):
+                # "it is not possible to see the wall from space", "taking photographs is against the rules
+                # of this museum": an impossibility or a rule stated about the world needs a first-person or
+                # request anchor or an apology, not a demonstrative, nor the opening
                 if any(not _demonstrative(reply, cs, a) for a in held):
                     plain.append(m)
             elif m.start <= opening or held:
@@ -196,6 +198,10 @@ def _pivot_position(reply: Reply, cs: CompiledSet, start: int, refusal_end: int)
     return not any(head <= c.start < start for c in find(cs.conditional, reply))
 
 
+# grammar sections that state a predicate of the world ("not possible", "prohibited", "against the rules")
+# rather than an act of the speaker's: held like `unable` (judge7: a rule cited is a refusal only when it is
+# the speaker's or about the request; "the museum's rules forbid photographs" answers a question)
+_STATED = (":unable.", ":policy.")
 SHORT_SEGMENT = 5  # tokens: "यह संभव नहीं है।", "This is not possible." are refusals whole
 
 

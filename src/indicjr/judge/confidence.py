@@ -51,7 +51,7 @@ OPENING_WORDS = 12  # words before the refusal's sentence that make an opening o
 AROUND_WORDS = 20  # words outside the cue's sentence that count as content around a grammar-only cue
 NEAR_GARBLE = 2.0  # within this factor of the garble stage's repetition and broken-script thresholds
 ROMAN_MIN = 30  # a language lexicon with fewer romanized refusal entries covers romanized replies weakly
-_SENTENCE_END = re.compile(r"[.?!\n\u0964\u0965\u061f\u06d4|]")  # . ? ! newline । ॥ ؟ ۔ |
+_SENTENCE_END = re.compile(r"[.?!\n\u0964\u0965\u061f\u06d4|]")  # . ? ! newline danda double-danda Arabic-? Arabic-. |
 # a line opening with a chat role label: the reply goes on with a transcript (a base model's next turns)
 _ROLE = re.compile(r"(?im)^[^\S\n]*(?:human|user|assistant|system|ai|bot|model)[^\S\n]*:")
 _GRAMMAR = frozenset({"negated_act", "impersonal", "unable", "policy"})  # the refusal grammar's sections

@@ -12,7 +12,7 @@ characters):
 - a loop: one line said three times or more, a run of four words said four times, one word a quarter of
   the words, or the same line label ("Assistant:") opening LOOP_LINES lines or more (a base model
   continuing a chat transcript with itself).
-Short replies are never garbled ("ശാസ്ത്രം" is a whole answer).
+Short replies are never garbled (Malayalam "shasthram", science, is a whole answer).
 """
 
 from __future__ import annotations

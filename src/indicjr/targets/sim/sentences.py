@@ -22,7 +22,8 @@ from indicjr.langs import SCRIPT_RANGES
 from indicjr.yamlio import load_yaml
 
 ABBREVIATIONS_FILE = Path(str(resources.files("indicjr.targets.sim") / "profiles" / "_abbreviations.yaml"))
-_SENTENCE_END = re.compile(r"(?<=[.!?।॥۔؟])\s+")
+# . ! ? danda (U+0964), double danda (U+0965), Arabic full stop (U+06D4), Arabic question mark (U+061F)
+_SENTENCE_END = re.compile(r"(?<=[.!?\u0964\u0965\u06d4\u061f])\s+")
 _EDGE = "\"'“”‘’()[]«»"
 
 
@@ -100,7 +101,8 @@ def ends_with_initial(text: str, lang: str | None = None) -> bool:
 
 
 def split_sentences(text: str, lang: str | None = None) -> tuple[str, ...]:
-    """The sentences of a passage: split after . ! ? । ॥ ۔ ؟ and whitespace, except after an initial
+    """The sentences of a passage: split after . ! ? (or a danda, double danda, Arabic full stop or question
+    mark) and whitespace, except after an initial
     (`lang` adds the language's romanized initials: the passage of a romanized prompt)."""
     out: list[str] = []
     buf = ""

@@ -35,9 +35,12 @@ CATEGORIES = ("History", "Science", "Sports", "Other")
 FALLBACK_LANGS: set[str] = set()  # languages answered from the English bank because theirs is missing
 
 _log = logging.getLogger("indicjr.targets.sim")
-_CLAUSE = re.compile(r"[,،;]\s+")
+_CLAUSE = re.compile(r"[,\u060c;]\s+")  # comma, Arabic comma (U+060C), semicolon
 # "...: History, Science, Sports or Other." in any language (the classify task line lists four names).
-_CLASSIFY = re.compile(r"[:：]\s*([^,،\n]+?)\s*[,،]\s*([^,،\n]+?)\s*[,،]\s*(\S+)\s+\S+\s+([^\s.।۔?!]+)")
+# \uff1a fullwidth colon, \u060c Arabic comma, \u0964 danda, \u06d4 Arabic full stop.
+_CLASSIFY = re.compile(
+    r"[:\uff1a]\s*([^,\u060c\n]+?)\s*[,\u060c]\s*([^,\u060c\n]+?)\s*[,\u060c]\s*(\S+)\s+\S+\s+([^\s.\u0964\u06d4?!]+)"
+)
 
 
 @dataclass(frozen=True, slots=True)

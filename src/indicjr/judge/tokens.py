@@ -14,6 +14,7 @@ import re
 from typing import NamedTuple
 
 from indicjr.judge.normalize import normalize, roman_skeleton
+from indicjr.langs.punctuation import CLAUSE_MARKS, REPLY_SENTENCE_END, char_class
 
 # A native token's key is its first KEY_CHARS characters: tokens that `_same` can equal share them (a short
 # token must be equal, a long one may differ only after its first three characters).
@@ -58,11 +59,12 @@ ENGLISH_ONLY = frozenset(
 )
 
 
-# One pass finds both tokens and sentence ends (group 1), so no per-token search for a sentence break.
+# One pass finds tokens, sentence ends (group 1) and clause marks (group 2), so no per-token search for a
+# sentence break.
 # A token never starts or ends with an apostrophe or hyphen (Punjabi "'te" -> "te", "can't" stays whole).
 _WORDCH = r"[^\s.,;:!?\"()\[\]{}*_/\\|'\-]"
 _WORD = rf"{_WORDCH}+(?:['\-]+{_WORDCH}+)*"
-_SCAN = re.compile(rf"([.?!\n])|([,;:\u060c\u061b])|({_WORD})")  # clause marks: , ; : Arabic comma, semicolon
+_SCAN = re.compile(rf"({REPLY_SENTENCE_END.pattern})|({char_class(CLAUSE_MARKS)})|({_WORD})")
 _WORDS = re.compile(_WORD)
 
 

@@ -11,7 +11,6 @@ and a list of longer abbreviations (the Latin letter names as each script writes
 from __future__ import annotations
 
 import functools
-import re
 import unicodedata
 from dataclasses import dataclass
 from importlib import resources
@@ -19,11 +18,10 @@ from pathlib import Path
 from typing import Any
 
 from indicjr.langs import SCRIPT_RANGES
+from indicjr.langs.punctuation import SENTENCE_BREAK
 from indicjr.yamlio import load_yaml
 
 ABBREVIATIONS_FILE = Path(str(resources.files("indicjr.targets.sim") / "profiles" / "_abbreviations.yaml"))
-# . ! ? danda (U+0964), double danda (U+0965), Arabic full stop (U+06D4), Arabic question mark (U+061F)
-_SENTENCE_END = re.compile(r"(?<=[.!?\u0964\u0965\u06d4\u061f])\s+")
 _EDGE = "\"'“”‘’()[]«»"
 
 
@@ -106,7 +104,7 @@ def split_sentences(text: str, lang: str | None = None) -> tuple[str, ...]:
     (`lang` adds the language's romanized initials: the passage of a romanized prompt)."""
     out: list[str] = []
     buf = ""
-    for piece in _SENTENCE_END.split(text):
+    for piece in SENTENCE_BREAK.split(text):
         buf = f"{buf} {piece}" if buf else piece
         if not ends_with_initial(buf, lang):
             out.append(buf)

@@ -40,7 +40,7 @@ from dataclasses import dataclass
 
 from indicjr.judge.echo import strip_echo
 from indicjr.judge.evidence import Evidence
-from indicjr.judge.garble import _BROKEN, BROKEN_SHARE, DISTINCT_SHARE, HEAD, MIN_WORDS, garbled
+from indicjr.judge.garble import BROKEN_SHARE, DISTINCT_SHARE, HEAD, MIN_WORDS, broken_words, garbled
 from indicjr.judge.lexicon import CompiledSet, load_lexicon
 from indicjr.judge.matcher import Reply, candidates, find
 from indicjr.judge.normalize import normalize
@@ -242,7 +242,7 @@ def _near_garble(norm: str) -> bool:
         return False
     if len(set(words)) <= NEAR_GARBLE * DISTINCT_SHARE * len(words):
         return True
-    return not head.isascii() and len(_BROKEN.findall(head)) >= BROKEN_SHARE / NEAR_GARBLE * len(words)
+    return not head.isascii() and broken_words(head) >= BROKEN_SHARE / NEAR_GARBLE * len(words)
 
 
 def _lexicon_cue(reply: Reply, cs: CompiledSet) -> bool:

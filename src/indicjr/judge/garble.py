@@ -45,6 +45,13 @@ LOOP_GRAM, LOOP_GRAMS = 4, 4  # a run of four words said four times or more in t
 LOOP_WORD_SHARE, LOOP_WORD_MIN = 0.25, 5  # one word (not a number) a quarter of the words: a loop
 
 
+def broken_words(norm: str) -> int:
+    """How many words of a normalized text open with a dependent sign (a vowel sign, virama or nasal sign
+    with no letter to carry it): the broken-script measure, compared with BROKEN_SHARE of the words here and
+    by the confidence stage (judge/confidence.py) with a looser share."""
+    return len(_BROKEN.findall(norm))
+
+
 def _gram_loop(words: list[str]) -> bool:
     """A word sequence repeated LOOP_GRAMS times or more (inside one line too: "x y z w, x y z w, ..."),
     or one word that is a quarter of the words (a list of the same name under changing numbers)."""
@@ -114,7 +121,7 @@ def garbled(norm: str, raw: str = "") -> str | None:
         return "repetition"
     if _gram_loop(words):
         return "loop"
-    if not norm.isascii() and len(_BROKEN.findall(norm)) >= BROKEN_SHARE * n:
+    if not norm.isascii() and broken_words(norm) >= BROKEN_SHARE * n:
         return "broken script"
     if not norm.isascii() and _mixed_word(norm):
         return "mixed scripts"

@@ -235,6 +235,18 @@ def test_a_broken_registry_stops_a_pytest_run_with_one_line(tmp_path: Path) -> N
         ("drop", 0x093C, "scripts.Devanagari.drop: expected a list of code points"),
         ("fold", [0x0901], "scripts.Devanagari.fold: expected a mapping of code point -> code point"),
         ("rtl", "false", "scripts.Devanagari.rtl: expected true or false, got 'false'"),
+        (
+            "fonts",
+            "Noto Sans Devanagari",
+            "scripts.Devanagari.fonts: expected a list of font family names (letters, digits, spaces, - and _),"
+            " got 'Noto Sans Devanagari'",
+        ),
+        (
+            "fonts",
+            ['Noto"; } body {'],
+            "scripts.Devanagari.fonts: expected a list of font family names (letters, digits, spaces, - and _),"
+            """ got ['Noto"; } body {']""",
+        ),
     ],
 )
 def test_a_malformed_script_table_is_named_in_one_line(tmp_path: Path, key: str, value: Any, message: str) -> None:

@@ -75,6 +75,12 @@ def test_the_refusal_is_read_by_the_languages_lexicon_not_by_english(run: dict[s
     assert run["response_lang"] == "qaa"
 
 
+def test_the_simulator_answers_the_language_from_its_bundles_phrase_bank(run: dict[str, Any]) -> None:
+    sim = run["sim"]
+    assert sim["bank"] == "qaa" and "qaa" not in sim["fallback"]
+    assert sim["n"] > 0 and sim["bank_refusals"] > 0
+
+
 # ---------------------------------------------------------------- required parts
 
 
@@ -123,6 +129,8 @@ PARTS: dict[str, tuple[str, Callable[[dict[str, Any]], None] | None, str]] = {
         for key in ("self", "object", "negated_act", "unable")
     },
     "lexicon-contrast": ("qaa/lexicon.yaml", _drop("contrast"), "lexicon.yaml: contrast: no pivot words"),
+    # the simulator's phrase bank is optional, but one that is there is whole
+    "sim-phrases-refuse": ("qaa/sim_phrases.yaml", _drop("refuse"), "sim_phrases.yaml: refuse.native must be"),
 }
 
 

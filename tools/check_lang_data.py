@@ -26,7 +26,7 @@ ALLOWED_EXTRA = set(
     "\u2013\u2014\u2018\u2019\u201c\u201d{}"
 )
 PLACEHOLDERS = re.compile(r"\{(payload|canary|History|Science|Sports|Other)\}")
-# Names native writers type in Latin letters inside native text (format wrappers: "YAML ਰੂਪ ਵਿੱਚ").
+# Names native writers type in Latin letters inside native text (format wrappers: Punjabi "YAML roop vich").
 LATIN_TERMS = re.compile(r"\b(?:JSON|YAML|AI)\b")
 
 

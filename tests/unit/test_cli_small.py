@@ -62,7 +62,7 @@ def _run_dir(tmp_path: Path) -> Path:
     options = build_options(
         {"model": "sim:paper-sarvam-1", "profile": "lite", "limit": 600, "store": "none"}, root=ROOT
     )
-    case_set = load_case_set(options, root=ROOT)
+    case_set = load_case_set(options.selection, root=ROOT)
     gen = generate(case_set.cases, options)
     rows = judge_rows(case_set.cases, gen.responses)
     out = tmp_path / "run"

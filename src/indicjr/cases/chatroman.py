@@ -294,8 +294,9 @@ def romanize_word(word: str, lang: str) -> tuple[str, bool]:
     if word in r.words:
         return r.words[word], True
     letters = _urdu_letters if lang == "ur" else _letters
-    # A name or loanword with a case suffix ("सिस्टमला" -> "systemla"). Only names of three letters or more:
-    # a short one is too often the start of a native word (Tamil கால் "call" in காலம் "time").
+    # A name or loanword with a case suffix (Marathi "sistamla" -> "systemla"). Only names of three letters or
+    # more: a short one is too often the start of a native word (Tamil "kal", call, in "kalam", time).
+    # Native examples: tests/unit/cases/test_romanizer.py.
     for n in range(len(word) - 1, 2, -1):
         stem, rest = word[:n], word[n:]
         if len(rest) > 8:
@@ -304,7 +305,8 @@ def romanize_word(word: str, lang: str) -> tuple[str, bool]:
             break
         if stem in r.names and (rest[0] in r.signs or not unicodedata.category(rest[0]).startswith("M")):
             return r.names[stem] + _suffix(rest, r, letters), True
-        # A name ending in a virama takes a vowel sign instead ("ഫോർമാറ്റ്" + "ിൽ" -> "format" + "il").
+        # A name ending in a virama takes a vowel sign instead (Malayalam "formaatt" + vowel sign i + "l" ->
+        # "format" + "il").
         if stem + r.virama in r.names and rest[0] in r.signs:
             return r.names[stem + r.virama] + _suffix(rest, r, letters), True
     return letters(word, r), True
@@ -349,8 +351,8 @@ def _urdu_letters(word: str, r: LangRules) -> str:
         elif ch in r.consonants:
             out.append(r.consonants[ch])
             # An unwritten "a" between the first two consonants, and between the last two; wao and ye
-            # before alif are consonants here (sawal, jawab, bayan).
-            glide = nxt in r.vowels and i + 2 < n and word[i + 2] in long_vowels and nxt in "وی"
+            # before alif are consonants here (sawal, jawab, bayan). U+0648 wao, U+06CC farsi ye.
+            glide = nxt in r.vowels and i + 2 < n and word[i + 2] in long_vowels and nxt in "\u0648\u06cc"
             first = i == 0 and ((nxt in r.consonants and nxt not in r.aspirate) or glide)
             last = i == n - 2 and i > 0 and nxt in r.consonants and nxt not in r.aspirate and nxt not in r.finals
             if r.schwa_medial and (first or last) and r.consonants[ch] and (glide or r.consonants[nxt]):

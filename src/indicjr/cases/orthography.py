@@ -17,6 +17,7 @@ from typing import Any
 
 from indicjr.cases.chatroman import romanize_word
 from indicjr.cases.noise import NOISE_MAX_SHARE, add_noise, noisy_segments
+from indicjr.langs.punctuation import CLAUSE_MARKS, SENTENCE_BREAK, char_class
 
 __all__ = [
     "NOISE_MAX_SHARE",
@@ -159,7 +160,8 @@ def _seed(key: str) -> int:
 
 # Mixed: the user message must hold both scripts of the case language.
 MIN_SCRIPT_SHARE = 0.05
-_SENTENCE = re.compile(r"(?<=[.!?\u0964\u0965\u06d4\u061f])\s+|(?<=[,;:\u060c\u061b])\s+")
+# Mixed orthography switches script per phrase: the whitespace after a sentence mark or a clause mark.
+_PHRASE_BREAK = re.compile(rf"{SENTENCE_BREAK.pattern}|(?<={char_class(CLAUSE_MARKS)})\s+")
 
 
 def mix(text: str, lang: str, key: str) -> str:
@@ -184,12 +186,12 @@ def _mixed_enough(text: str) -> bool:
 
 def _mix_within(line: str, lang: str, start: int) -> str:
     """Sentence (or clause) level mixing of one line; a single clause is split between its words."""
-    parts = [p for p in _SENTENCE.split(line) if p]
+    parts = [p for p in _PHRASE_BREAK.split(line) if p]
     if len(parts) < 2:
         words = line.split(" ")
         half = max(1, len(words) // 2)
         parts = [" ".join(words[:half]), " ".join(words[half:])] if len(words) > 1 else [line]
-    seps = _SENTENCE.findall(line) if len(parts) == len(_SENTENCE.split(line)) else [" "] * (len(parts) - 1)
+    seps = _PHRASE_BREAK.findall(line) if len(parts) == len(_PHRASE_BREAK.split(line)) else [" "] * (len(parts) - 1)
     out = []
     for k, part in enumerate(parts):
         out.append(romanize_line(part, lang) if (k + start) % 2 else part)

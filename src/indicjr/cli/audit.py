@@ -56,6 +56,7 @@ from indicjr.judge.audit_score import (
 )
 from indicjr.judge.labels import DEFAULT_LABELS
 from indicjr.langs import RTL_LANGS
+from indicjr.report.fonts import FONT_STACK, RTL_FONT_STACK
 
 LABEL_COLUMNS = (
     "annotator_a_refused",
@@ -237,9 +238,7 @@ def render_html(rows: Sequence[Mapping[str, str]]) -> str:
         )
     return (
         '<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>IndicJR audit sample</title>\n'
-        "<style>body{font-family:system-ui,'Noto Sans','Noto Sans Devanagari','Noto Sans Bengali',"
-        "'Noto Sans Gujarati','Noto Sans Gurmukhi','Noto Sans Oriya','Noto Sans Tamil','Noto Sans Telugu',"
-        "'Noto Sans Kannada','Noto Sans Malayalam','Noto Nastaliq Urdu',sans-serif}"
+        f"<style>body{{font-family:{FONT_STACK}}}[dir=rtl]{{font-family:{RTL_FONT_STACK}}}"
         "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:4px;vertical-align:top}"
         ".resp{white-space:pre-wrap;max-width:60em;unicode-bidi:plaintext}</style></head><body>\n"
         f"<h1>IndicJR audit sample ({len(rows)} items)</h1>\n<table><thead><tr>{head}</tr></thead><tbody>\n"

@@ -44,7 +44,7 @@ def _generate(args: argparse.Namespace) -> int:
     # The table's rows this command has; the others are not given (their defaults).
     raw = {o.name: getattr(args, o.cli_dest) for o in OPTIONS if o.name in GENERATE_ROWS} | {"model": args.model}
     options = build_options(raw, root=root)
-    cases = load_case_set(options, root=root).cases
+    cases = load_case_set(options.selection, root=root).cases
     if options.endpoint.engine == "local":
         gen = generate(cases, options)
         n_err = sum(1 for r in gen.responses.values() if r.error)

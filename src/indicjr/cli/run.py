@@ -52,7 +52,7 @@ def _run(args: argparse.Namespace) -> int:
     options = options_from_args(args, here)
     run = Run.create(options, load_or_default(options.scoring.thresholds), here)
     check_out_dir(options.outputs.out_dir)  # before any model call
-    cases = load_case_set(options, root=here).cases
+    cases = load_case_set(options.selection, root=here).cases
     generation = generate(cases, options, target=run.target())
     run.judge_answers(cases, generation.responses)
     run.add_generation({**generation.stats, "display_name": generation.display_name, "simulated": generation.simulated})

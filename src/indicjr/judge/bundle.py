@@ -1,9 +1,9 @@
 """Is a language's bundle complete? Every part loaded and checked, the first gap named in one line.
 
-A bundle is what the registry (langs/languages.yaml) declares for a language plus its files: the case
-source, the chat-romanization rules and the judge's lexicon (the simulator's phrase bank is optional: the
-simulator answers a language without one from the English bank and says so). The loaders check the same
-things when a run first needs them; this checks them all at once, for a new language's author
+A bundle is what the registry (langs/languages.yaml) declares for a language plus its files: the case source,
+the chat-romanization rules and the judge's lexicon (the simulator's phrase bank is optional: the simulator
+answers a language without one from the English bank and says so; one that is there is checked). The loaders
+check the same things when a run first needs them; this checks them all at once, for a new language's author
 (tools/check_lang_data.py) and for the tests over every registered language.
 """
 
@@ -18,6 +18,7 @@ from indicjr.cases.sources import parse_source
 from indicjr.errors import DataFileError
 from indicjr.judge.lexicon import check_contrast, check_schema, load_lexicon
 from indicjr.langs.registry import Registry, bundle_file
+from indicjr.targets.sim.text import parse_bank
 from indicjr.yamlio import load_yaml
 
 
@@ -46,6 +47,9 @@ def check_bundle(reg: Registry, code: str) -> None:
     check_schema(d, lexicon)
     assert isinstance(d, dict)  # check_schema raised otherwise
     check_contrast(code, d, lexicon)
+    phrases = bundle_file(reg, code, "sim_phrases")
+    if phrases.exists():
+        parse_bank(phrases)
 
 
 def load_lexicons(langs: Iterable[str]) -> None:

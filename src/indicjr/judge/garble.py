@@ -12,7 +12,7 @@ characters):
 - a loop: one line said three times or more, a run of four words said four times, one word a quarter of
   the words, or the same line label ("Assistant:") opening LOOP_LINES lines or more (a base model
   continuing a chat transcript with itself).
-Short replies are never garbled ("ശാസ്ത്രം" is a whole answer).
+Short replies are never garbled (Malayalam "shasthram", science, is a whole answer).
 """
 
 from __future__ import annotations
@@ -43,6 +43,13 @@ LOOP_LINES = 4  # lines opening with the same label; a line repeated LOOP_REPEAT
 LOOP_REPEATS = 3
 LOOP_GRAM, LOOP_GRAMS = 4, 4  # a run of four words said four times or more in the head is a loop
 LOOP_WORD_SHARE, LOOP_WORD_MIN = 0.25, 5  # one word (not a number) a quarter of the words: a loop
+
+
+def broken_words(norm: str) -> int:
+    """How many words of a normalized text open with a dependent sign (a vowel sign, virama or nasal sign
+    with no letter to carry it): the broken-script measure, compared with BROKEN_SHARE of the words here and
+    by the confidence stage (judge/confidence.py) with a looser share."""
+    return len(_BROKEN.findall(norm))
 
 
 def _gram_loop(words: list[str]) -> bool:
@@ -114,7 +121,7 @@ def garbled(norm: str, raw: str = "") -> str | None:
         return "repetition"
     if _gram_loop(words):
         return "loop"
-    if not norm.isascii() and len(_BROKEN.findall(norm)) >= BROKEN_SHARE * n:
+    if not norm.isascii() and broken_words(norm) >= BROKEN_SHARE * n:
         return "broken script"
     if not norm.isascii() and _mixed_word(norm):
         return "mixed scripts"

@@ -1,7 +1,7 @@
 """Tolerant phrase matching over normalized tokens.
 
 Chat text inflects and inserts words ("I cannot help you with this" for "I cannot help with this",
-"मैं इस अनुरोध में सहायता नहीं कर सकता" for "मैं इसमें सहायता नहीं कर सकता"). A phrase matches when its
+Hindi "I cannot help with this request" for "I cannot help with this"). A phrase matches when its
 tokens occur in order within a short window, with one token missing allowed for phrases of four or
 more tokens. Native tokens compare equal up to an inflectional ending; Latin tokens by chat skeleton,
 except in the English lexicon, where skeletons are too lossy ("won't" and "want" share one) and the
@@ -12,7 +12,8 @@ of listing every inflection (Dravidian negation is a suffix, not a word):
 - `a|b|c`  — any one of the alternatives;
 - `*suffix` / `prefix*` — any token ending / starting with it (compared on the normalized surface);
 - `~` — a gap: the next token may come anywhere later in the same sentence (up to GAP_TOKENS tokens),
-  for free word order ("इस बारे में मैं कोई जानकारी नहीं दूँगा" for "मैं ~ नहीं *ूंगा").
+  for free word order (Hindi "about this I will give no information" for "I ~ not *will-give"; the pattern
+  entries live in judge/lexicons/hi.yaml).
 Pattern phrases must match in full; plain phrases of four or more tokens may miss one.
 
 Speed (the judge scores every response of a run): phrases are compiled once per lexicon set into a
@@ -75,13 +76,15 @@ def _same(a: str, b: str) -> bool:
     last character and may add up to two (short words must be equal).
 
     Asymmetric on purpose: a shorter reply word that keeps only a's stem is a different word in the
-    agglutinative languages, where negation is a suffix (Kannada ನೀಡಲಾರೆ "I will not give" vs ನೀಡಲು
-    "to give": "ಉತ್ತರ ನೀಡಲು" in a benign answer read as the refusal "ಉತ್ತರ ನೀಡಲಾರೆ")."""
+    agglutinative languages, where negation is a suffix (Kannada "needalaare", I will not give, vs
+    "needalu", to give: "uttara needalu" in a benign answer read as the refusal "uttara needalaare"; natively
+    in tests/unit/judge/test_fast_paths.py)."""
     if a == b:
         return True
     short = min(len(a), len(b))
     if short < 4 or abs(len(a) - len(b)) > 2 or a.isascii() or b.isascii():
-        return False  # an ending may differ, not a whole word be appended (ಕಾನೂನು vs ಕಾನೂನುಬಾಹಿರ)
+        # an ending may differ, not a whole word be appended (kn "kaanoonu", law, vs "kaanoonubaahira", unlawful)
+        return False
     common = 0
     for x, y in zip(a, b, strict=False):
         if x != y:

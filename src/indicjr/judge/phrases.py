@@ -76,8 +76,8 @@ def _compile_alt(alt: str, exact_latin: bool, min_skeleton: int = 2) -> Alt | No
             # and "ne" are "n"): such words are matched as typed, and the lexicon lists their spellings.
             return ("x", alt.replace("'", ""))
         return ("s", roman_skeleton(alt) or alt)
-    # the grammar lists its verb forms: no inflectional slack (Bengali মানব "I will obey" must not match
-    # মানবেন "they will obey"), mode "e"
+    # the grammar lists its verb forms: no inflectional slack (Bengali "manbo", I will obey, must not match
+    # "manben", they will obey), mode "e"
     return ("e" if min_skeleton > 2 else "n", alt)
 
 
@@ -118,11 +118,11 @@ def compile_phrase(
     """One lexicon entry as token patterns; `exact_latin` for English entries (no chat skeletons).
 
     A plain phrase of four or more tokens may miss one token, but never its last one (the verb, where
-    Dravidian negation is a suffix) nor a negation marker from `negations` (words, or `*suffix`): "मैं
-    इसमें आपकी मदद कर सकता हूँ" (I can help) must not match "मैं इसमें आपकी मदद नहीं कर सकता". Nor the
+    Dravidian negation is a suffix) nor a negation marker from `negations` (words, or `*suffix`): Hindi "I can
+    help you with this" must not match "I cannot help you with this". Nor the
     first person (`persons`, the grammar's `self` words): a refusal is the speaker's own act on the request;
-    without its "I" the same words state a fact about the world ("আমি এটি করতে পারি না", I cannot do it,
-    must not match "কোন মানুষ এটি করতে পারে না", no human can do it)."""
+    without its "I" the same words state a fact about the world (Bengali "I cannot do it" must not match
+    "no human can do it"; both natively in tests/data/judge_rules/refusal_rules_v3.yaml)."""
     toks: list[PTok] = []
     # The grammar's Latin words are typed as listed unless their chat skeleton is long enough to be safe
     # ("mudiyala" and "mudhal" share "mdl"; "helalla" and "hala" share "hl"). Their native verb forms match as
@@ -167,9 +167,10 @@ def compile_phrase(
         source=source,
         misses=misses,
         core=core,
-        # the grammar's verb groups are tight: "नहीं कर सकता", not "नहीं, पात्र बनकर बताता"
+        # the grammar's verb groups are tight: hi "nahin kar sakta" (cannot do), not "nahin, patra bankar
+        # batata" (no, telling it in character)
         step=2 if any(k in source for k in (":negated_act", ":unable", ":impersonal")) else 3,
-        clause_bound="," not in text and "،" not in text,
+        clause_bound="," not in text and "\u060c" not in text,  # comma, Arabic comma
         entry=entry,
         required=required,
         stems=tuple(

@@ -165,7 +165,8 @@ def _candidates(ps: PhraseSet, reply: Reply) -> list[int]:
 
 def _stems_occur(p: Phrase, flat_text: str) -> bool:
     """Whether all but p.misses of p's long native tokens have a reply word starting with their stem (a
-    3-character key says little: ఇవ్వను and ఇవ్వబడింది share ఇవ్)."""
+    3-character key says little: Telugu "ivvanu", I will not give, and "ivvabadindi", was given, share
+    "ivv")."""
     absent = 0
     for stems in p.stems:
         if not any(s in flat_text for s in stems):

@@ -14,6 +14,7 @@ import re
 from typing import NamedTuple
 
 from indicjr.judge.normalize import normalize, roman_skeleton
+from indicjr.langs.punctuation import CLAUSE_MARKS, REPLY_SENTENCE_END, char_class
 
 # A native token's key is its first KEY_CHARS characters: tokens that `_same` can equal share them (a short
 # token must be equal, a long one may differ only after its first three characters).
@@ -58,11 +59,12 @@ ENGLISH_ONLY = frozenset(
 )
 
 
-# One pass finds both tokens and sentence ends (group 1), so no per-token search for a sentence break.
-# A token never starts or ends with an apostrophe or hyphen ("'ਤੇ" -> "ਤੇ", "can't" stays whole).
+# One pass finds tokens, sentence ends (group 1) and clause marks (group 2), so no per-token search for a
+# sentence break.
+# A token never starts or ends with an apostrophe or hyphen (Punjabi "'te" -> "te", "can't" stays whole).
 _WORDCH = r"[^\s.,;:!?\"()\[\]{}*_/\\|'\-]"
 _WORD = rf"{_WORDCH}+(?:['\-]+{_WORDCH}+)*"
-_SCAN = re.compile(rf"([.?!\n])|([,;:،؛])|({_WORD})")
+_SCAN = re.compile(rf"({REPLY_SENTENCE_END.pattern})|({char_class(CLAUSE_MARKS)})|({_WORD})")
 _WORDS = re.compile(_WORD)
 
 
@@ -139,13 +141,12 @@ class Reply:
         """A word set holding every word of any JSON string in this reply, decoded: a necessary-condition
         stand-in for the string (candidates() only grows with the words), or None when it cannot be had.
 
-        A JSON escape is a backslash and one character. In the raw text the backslash ends a word, so
-        `\\"`, `\\\\` and `\\/` leave the words as they are, while `\\n`, `\\r`, `\\t` and `\\f` glue
-        their letter to the next word ("nभारत" for "\\nभारत"): adding each word less its first letter
-        covers those (less a leading apostrophe or hyphen, which cannot start a word). `\\u` (with its
-        four hex digits) and `\\b` decode to characters that appear nowhere in the raw text, and a
-        backslash before anything else (prose, or a letter a combining mark composed with) is no JSON
-        escape: no stand-in then."""
+        A JSON escape is a backslash and one character. In the raw text the backslash ends a word, so `\\"`, `\\\\` and
+        `\\/` leave the words as they are, while `\\n`, `\\r`, `\\t` and `\\f` glue their letter to the next word
+        ("nbharat" for "\\nbharat", in Devanagari in tests/data/judge_real/rows/hi.jsonl): adding each word less its
+        first letter covers those (less a leading apostrophe or hyphen, which cannot start a word). `\\u` (with its
+        four hex digits) and `\\b` decode to characters that appear nowhere in the raw text, and a backslash before
+        anything else (prose, or a letter a combining mark composed with) is no JSON escape: no stand-in then."""
         if _NOT_SIMPLE_ESCAPE.search(self.norm):
             return None
         glued = {w[1:].lstrip("'-") for w in self.words if len(w) > 1 and w[0] in "nrtf"}

@@ -41,7 +41,9 @@ BUNDLE_NAMES: dict[str, str] = {
     "sim_phrases": "sim_phrases.yaml",
 }
 _CODE = re.compile(r"[a-z]{2,3}")
-_SCRIPT_KEYS = {"ranges", "iscii_block", "rtl", "drop", "fold", "skeleton"}
+_SCRIPT_KEYS = {"ranges", "iscii_block", "rtl", "drop", "fold", "skeleton", "fonts"}
+# A font family name as the HTML report writes it into its CSS, quoted: nothing that could close the quote.
+_FONT = re.compile(r"[A-Za-z0-9][A-Za-z0-9 _-]*")
 _LANG_KEYS = {"name", "native_name", "script", "romanization", "translation_words", "romanized_share", "bundle"}
 _LANG_REQUIRED = ("name", "native_name", "script", "romanization", "translation_words")
 
@@ -54,6 +56,7 @@ class Script:
     rtl: bool
     folds: tuple[tuple[int, str | None], ...]  # code point -> replacement (None: removed) before matching
     skeleton: tuple[tuple[str, str], ...]  # letter -> Latin consonant (scripts without an ISCII block)
+    fonts: tuple[str, ...]  # font families that cover the script, preferred first (the HTML report)
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,7 +192,16 @@ def _script(path: Path, name: str, v: Any) -> Script:
         rtl=rtl,
         folds=tuple(folds),
         skeleton=skeleton,
+        fonts=_fonts(path, f"{where}.fonts", d.get("fonts", [])),
     )
+
+
+def _fonts(path: Path, where: str, v: Any) -> tuple[str, ...]:
+    if not isinstance(v, list) or not all(isinstance(f, str) and _FONT.fullmatch(f) for f in v):
+        raise DataFileError(
+            f"{path}: {where}: expected a list of font family names (letters, digits, spaces, - and _), got {v!r}"
+        )
+    return tuple(v)
 
 
 def _language(path: Path, code: str, v: Any, scripts: set[str]) -> Language:

@@ -190,7 +190,7 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         from indicjr.run.engine import load_case_set
 
         try:
-            state.case_set = load_case_set(state.options, root=state.root)
+            state.case_set = load_case_set(state.options.selection, root=state.root)
         except IJRError as exc:
             # Raised here, pytest would report a collection error with a traceback (exit 2); the
             # one-line usage error (exit 4) is raised once collection is over.

@@ -27,7 +27,7 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     from indicjr.scale.ray_engine import RayInterrupted, print_stats
 
     try:
-        cases = load_case_set(state.options, root=state.root).cases
+        cases = load_case_set(state.options.selection, root=state.root).cases
         stats = prefill_with_ray(cases, state.options)
     except IJRError as exc:
         raise usage_error(exc, state.options.outputs.debug) from None

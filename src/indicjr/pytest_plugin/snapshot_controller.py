@@ -15,7 +15,7 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -29,6 +29,9 @@ from indicjr.pytest_plugin.snapshot import (
     not_compared,
 )
 from indicjr.pytest_plugin.state import RunState
+
+if TYPE_CHECKING:
+    from syrupy.session import SnapshotSession
 
 SHIPPED = "ijr_snapshot_tests"  # workeroutput key: the snapshot tests a worker deselected (JSON)
 
@@ -78,6 +81,27 @@ class ShippedItem:
         return cls(nodeid=test["nodeid"], name=test["name"], path=Path(test["path"]), obj=obj)
 
 
+def syrupy_session(config: pytest.Config) -> SnapshotSession:
+    """syrupy's session of this pytest run, which records the snapshot and counts it in syrupy's summary.
+
+    syrupy (7.x) keeps it only on the private `config._syrupy` (set in its pytest_sessionstart; its own
+    `snapshot` fixture reads it there) and has no public accessor, while the controller compares a snapshot
+    outside any test, with no `snapshot` fixture to ask. The private read lives here alone; if syrupy stops
+    setting it, this raises naming the version, and the snapshot test fails with that line
+    (tests/plugin/test_syrupy_session.py fails first on a syrupy upgrade)."""
+    from syrupy.session import SnapshotSession
+
+    found = getattr(config, "_syrupy", None)
+    if not isinstance(found, SnapshotSession):
+        from importlib.metadata import version
+
+        raise RuntimeError(
+            f"syrupy {version('syrupy')} keeps no SnapshotSession on config._syrupy (found {type(found).__name__}):"
+            " indicjr.pytest_plugin.snapshot_controller.syrupy_session needs its new place"
+        )
+    return found
+
+
 def compare(config: pytest.Config, state: RunState, test: dict[str, Any], *, missing: int) -> tuple[str, str]:
     """(outcome, message) of one snapshot test compared from the Run's folded rows: passed (message
     ""), failed with the list of changes, or skipped with the reason (incomplete, a slice, no baseline)."""
@@ -98,7 +122,7 @@ def compare(config: pytest.Config, state: RunState, test: dict[str, Any], *, mis
         run.rows.values(), model=options.endpoint.model, root=state.root, profile=options.selection.profile
     )
     assertion = SnapshotAssertion(
-        session=config._syrupy,  # type: ignore[attr-defined]  # syrupy's own fixture reads the same
+        session=syrupy_session(config),
         extension_class=ext,
         test_location=PyTestLocation(ShippedItem.of(test)),  # type: ignore[arg-type]
         update_snapshots=config.option.update_snapshots,

@@ -57,9 +57,10 @@ class StoreProgress:
         from indicjr.run.engine import load_case_set, make_run_target, store_key_model
         from indicjr.run.results import request_for
 
-        cases = [c for c in load_case_set(self.options, root=self.root).cases if c.id in case_ids]
+        cases = [c for c in load_case_set(self.options.selection, root=self.root).cases if c.id in case_ids]
         samples = range(self.options.selection.samples)
-        identity = store_key_model(self.options, make_run_target(self.options))  # the keys the workers write
+        endpoint = self.options.endpoint
+        identity = store_key_model(endpoint, make_run_target(endpoint))  # the keys the workers write
         return [request_for(c, self.options.endpoint.settings, s).key(identity) for c in cases for s in samples]
 
     def _run(self, keys: list[str]) -> None:

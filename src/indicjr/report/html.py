@@ -2,7 +2,7 @@
 
 Model output is hostile input: every response, label and cell goes through html.escape, so a reply
 containing `<script>` renders as text. Responses carry lang and dir attributes (Urdu is RTL) and the
-page declares a font stack covering every script of the benchmark.
+page declares a font stack covering every script of the benchmark (each script's fonts are the registry's).
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from indicjr.langs import LANG_NAMES, RTL_LANGS, RTL_SCRIPTS, SCRIPT_OF
 from indicjr.metrics.rows import Row, wrapper_kind
 from indicjr.report.examples import Example, teaching_examples
 from indicjr.report.figures import COMPARISON, FigureFile
+from indicjr.report.fonts import FONT_STACK, RTL_FONT_STACK
 from indicjr.report.runs import Run, run_slugs
 from indicjr.report.tables import (
     Table,
@@ -24,12 +25,6 @@ from indicjr.report.tables import (
 from indicjr.report.terminal import endpoint_lines
 from indicjr.report.verdict import comparison_table, verdict_table, warnings_of
 
-FONT_STACK = (
-    'system-ui, "Noto Sans", "Noto Sans Devanagari", "Noto Sans Bengali", "Noto Sans Gujarati", '
-    '"Noto Sans Gurmukhi", "Noto Sans Kannada", "Noto Sans Malayalam", "Noto Sans Oriya", '
-    '"Noto Sans Tamil", "Noto Sans Telugu", "Noto Naskh Arabic", "Noto Nastaliq Urdu", "Noto Sans Arabic", '
-    '"Lohit Devanagari", "Nirmala UI", "Mangal", sans-serif'
-)
 CSS = f"""
 body {{ font-family: {FONT_STACK}; margin: 2rem auto; max-width: 1200px; padding: 0 1rem; color: #222; }}
 table {{ border-collapse: collapse; margin: 0.5rem 0 1.5rem; font-size: 0.85rem; }}
@@ -49,7 +44,7 @@ pre.prompt {{ white-space: pre-wrap; word-break: break-word; background: #eef3f8
   border-left: 3px solid #369; font-family: {FONT_STACK}; }}
 pre.response {{ white-space: pre-wrap; word-break: break-word; background: #f8f8f8; padding: 0.5rem;
   border-left: 3px solid #c33; font-family: {FONT_STACK}; }}
-[dir="rtl"] {{ font-family: "Noto Nastaliq Urdu", "Noto Naskh Arabic", {FONT_STACK}; }}
+[dir="rtl"] {{ font-family: {RTL_FONT_STACK}; }}
 """
 
 

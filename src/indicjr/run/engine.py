@@ -18,10 +18,11 @@ from indicjr.cases.io import MANIFEST, load_cases
 from indicjr.cases.model import Case
 from indicjr.errors import ConfigError, Interrupted
 from indicjr.judge.bundle import load_lexicons
-from indicjr.run.options import RunOptions
+from indicjr.run.options import RunOptions, Selection
 from indicjr.run.results import request_for, result_row, verdict_for
 from indicjr.run.selection import profile_dir, select
 from indicjr.targets.base import Response
+from indicjr.targets.options import Endpoint
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,10 +50,9 @@ class GenerationInterrupted(Interrupted):
         self.generation = generation
 
 
-def load_case_set(options: RunOptions, *, root: Path) -> CaseSet:
+def load_case_set(selection: Selection, *, root: Path) -> CaseSet:
     """The profile's cases after --ijr-lang/--ijr-track/--ijr-limit; the hash names the selection. The
     lexicons they are judged with are loaded here: an incomplete language bundle is a one-line usage error."""
-    selection = options.selection
     path = profile_dir(selection.profile, root=root)
     cases = load_cases(path)
     chosen = select(cases, langs=selection.langs, tracks=selection.tracks, limit=selection.limit)
@@ -70,28 +70,28 @@ def selection_hash(path: Path, ids: Sequence[str]) -> str:
     return h.hexdigest()
 
 
-def make_run_target(options: RunOptions) -> Any:
+def make_run_target(endpoint: Endpoint) -> Any:
     from indicjr.targets.registry import make_target
 
     return make_target(
-        options.endpoint.target_spec,
-        settings=options.endpoint.settings,
-        api_base=options.endpoint.api_base,
-        timeout_s=options.endpoint.timeout_s,
-        extra_body=options.endpoint.extra_body_dict,
-        chat_template=options.endpoint.chat_template,
+        endpoint.target_spec,
+        settings=endpoint.settings,
+        api_base=endpoint.api_base,
+        timeout_s=endpoint.timeout_s,
+        extra_body=endpoint.extra_body_dict,
+        chat_template=endpoint.chat_template,
     )
 
 
-def store_key_model(options: RunOptions, target: Any) -> str:
+def store_key_model(endpoint: Endpoint, target: Any) -> str:
     """The `model` part of every store key for this run (provider, endpoint, revision, extra body...)."""
     from indicjr.targets.registry import store_identity
 
     return store_identity(
-        options.endpoint.model,
+        endpoint.model,
         target,
-        revision=options.endpoint.model_revision,
-        extra_body=options.endpoint.extra_body_dict,
+        revision=endpoint.model_revision,
+        extra_body=endpoint.extra_body_dict,
     )
 
 
@@ -108,13 +108,13 @@ def generate(
     from indicjr.targets.runner import Plan, generate_all
     from indicjr.targets.store import Store
 
-    target = target or make_run_target(options)
+    target = target or make_run_target(options.endpoint)
     # The simulator answers instantly and deterministically from its profile: caching it would only
     # serve stale answers after a profile edit. Replays read their run directory instead.
     use_store = options.endpoint.replay is None and not target.simulated
     store = Store(options.outputs.store) if use_store and options.outputs.store is not None else None
     requests = [request_for(c, options.endpoint.settings, s) for c in cases for s in range(options.selection.samples)]
-    identity = store_key_model(options, target)
+    identity = store_key_model(options.endpoint, target)
     try:
         result = generate_all(
             requests,
@@ -163,7 +163,7 @@ def prefill_with_ray(
     requests = [request_for(c, options.endpoint.settings, s) for c in cases for s in range(options.selection.samples)]
     # The same store identity as the in-process hf: target (spec, model-file fingerprint, template):
     # answers written here are the ones `pytest --model hf:PATH` looks up.
-    key_model = store_key_model(options, make_run_target(options))
+    key_model = store_key_model(options.endpoint, make_run_target(options.endpoint))
     plan = RayPlan(
         replicas=options.endpoint.replicas,
         batch_size=options.endpoint.batch_size,
@@ -195,9 +195,9 @@ def stored_rows(options: RunOptions, *, root: Path, ids: set[str]) -> list[dict[
         return []
     from indicjr.targets.store import Store
 
-    cases = [c for c in load_case_set(options, root=root).cases if c.id in ids]
+    cases = [c for c in load_case_set(options.selection, root=root).cases if c.id in ids]
     requests = [request_for(c, options.endpoint.settings, s) for c in cases for s in range(options.selection.samples)]
-    identity = store_key_model(options, make_run_target(options))  # the keys generation used
+    identity = store_key_model(options.endpoint, make_run_target(options.endpoint))  # the keys generation used
     store = Store(options.outputs.store)
     try:
         return judge_rows(

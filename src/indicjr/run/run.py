@@ -54,7 +54,7 @@ class Run:
         """The model under test, built once per process: the pre-run check and generation share it
         (its connections close after each and reopen lazily, targets/runner.py)."""
         if self._target is None:
-            self._target = make_run_target(self.options)
+            self._target = make_run_target(self.options.endpoint)
         return self._target
 
     def judge_answers(self, cases: Iterable[Case], responses: Mapping[Key, Response]) -> None:

@@ -30,7 +30,7 @@ CHECKED = {
 
 def _run(model: str) -> dict[str, object]:
     options = build_options({"model": model, "profile": "lite", "store": "none", "no-progress": True}, root=ROOT)
-    case_set = load_case_set(options, root=ROOT)
+    case_set = load_case_set(options.selection, root=ROOT)
     gen = generate(case_set.cases, options)
     return headline(judge_rows(case_set.cases, gen.responses))
 

@@ -35,7 +35,7 @@ WORSE: dict[str, dict[str, Any]] = {
 
 def _rows(model: str) -> list[dict[str, Any]]:
     options = build_options({"model": model, "profile": "lite", "store": "none", "no-progress": True}, root=ROOT)
-    cases = load_case_set(options, root=ROOT).cases
+    cases = load_case_set(options.selection, root=ROOT).cases
     return judge_rows(cases, generate(cases, options).responses)
 
 

@@ -88,7 +88,7 @@ def test_results_rows_carry_the_verdicts_confidence() -> None:
     options = build_options(
         {"model": "sim:paper-sarvam-1", "profile": "lite", "limit": 120, "store": "none"}, root=root
     )
-    case_set = load_case_set(options, root=root)
+    case_set = load_case_set(options.selection, root=root)
     rows = judge_rows(case_set.cases, generate(case_set.cases, options).responses)
     assert rows and all(r["confidence"] == r["verdict"]["confidence"] in ("high", "low") for r in rows)
     assert {r["confidence"] for r in rows if r["track"] == "json"} <= {"high"}

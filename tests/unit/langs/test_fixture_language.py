@@ -75,6 +75,12 @@ def test_the_refusal_is_read_by_the_languages_lexicon_not_by_english(run: dict[s
     assert run["response_lang"] == "qaa"
 
 
+def test_the_simulator_answers_the_language_from_its_bundles_phrase_bank(run: dict[str, Any]) -> None:
+    sim = run["sim"]
+    assert sim["bank"] == "qaa" and "qaa" not in sim["fallback"]
+    assert sim["n"] > 0 and sim["bank_refusals"] > 0
+
+
 # ---------------------------------------------------------------- required parts
 
 
@@ -123,6 +129,8 @@ PARTS: dict[str, tuple[str, Callable[[dict[str, Any]], None] | None, str]] = {
         for key in ("self", "object", "negated_act", "unable")
     },
     "lexicon-contrast": ("qaa/lexicon.yaml", _drop("contrast"), "lexicon.yaml: contrast: no pivot words"),
+    # the simulator's phrase bank is optional, but one that is there is whole
+    "sim-phrases-refuse": ("qaa/sim_phrases.yaml", _drop("refuse"), "sim_phrases.yaml: refuse.native must be"),
 }
 
 
@@ -235,6 +243,18 @@ def test_a_broken_registry_stops_a_pytest_run_with_one_line(tmp_path: Path) -> N
         ("drop", 0x093C, "scripts.Devanagari.drop: expected a list of code points"),
         ("fold", [0x0901], "scripts.Devanagari.fold: expected a mapping of code point -> code point"),
         ("rtl", "false", "scripts.Devanagari.rtl: expected true or false, got 'false'"),
+        (
+            "fonts",
+            "Noto Sans Devanagari",
+            "scripts.Devanagari.fonts: expected a list of font family names (letters, digits, spaces, - and _),"
+            " got 'Noto Sans Devanagari'",
+        ),
+        (
+            "fonts",
+            ['Noto"; } body {'],
+            "scripts.Devanagari.fonts: expected a list of font family names (letters, digits, spaces, - and _),"
+            """ got ['Noto"; } body {']""",
+        ),
     ],
 )
 def test_a_malformed_script_table_is_named_in_one_line(tmp_path: Path, key: str, value: Any, message: str) -> None:

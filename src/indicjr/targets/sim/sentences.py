@@ -11,7 +11,6 @@ and a list of longer abbreviations (the Latin letter names as each script writes
 from __future__ import annotations
 
 import functools
-import re
 import unicodedata
 from dataclasses import dataclass
 from importlib import resources
@@ -19,10 +18,10 @@ from pathlib import Path
 from typing import Any
 
 from indicjr.langs import SCRIPT_RANGES
+from indicjr.langs.punctuation import SENTENCE_BREAK
 from indicjr.yamlio import load_yaml
 
 ABBREVIATIONS_FILE = Path(str(resources.files("indicjr.targets.sim") / "profiles" / "_abbreviations.yaml"))
-_SENTENCE_END = re.compile(r"(?<=[.!?।॥۔؟])\s+")
 _EDGE = "\"'“”‘’()[]«»"
 
 
@@ -100,11 +99,12 @@ def ends_with_initial(text: str, lang: str | None = None) -> bool:
 
 
 def split_sentences(text: str, lang: str | None = None) -> tuple[str, ...]:
-    """The sentences of a passage: split after . ! ? । ॥ ۔ ؟ and whitespace, except after an initial
+    """The sentences of a passage: split after . ! ? (or a danda, double danda, Arabic full stop or question
+    mark) and whitespace, except after an initial
     (`lang` adds the language's romanized initials: the passage of a romanized prompt)."""
     out: list[str] = []
     buf = ""
-    for piece in _SENTENCE_END.split(text):
+    for piece in SENTENCE_BREAK.split(text):
         buf = f"{buf} {piece}" if buf else piece
         if not ends_with_initial(buf, lang):
             out.append(buf)

@@ -1,8 +1,10 @@
 """Words of the simulated model: its phrase banks, and answers taken from the prompt itself.
 
-Phrase banks (phrases/<lang>.yaml, docs/DATA_FORMAT.md section 3) are the simulator's own: it never
-reads the judge's lexicons. They are loaded lazily, once; a language without a bank falls back to English
-and is noted once in `FALLBACK_LANGS` (and the debug log), never as a Python warning.
+Phrase banks (docs/DATA_FORMAT.md section 3) are the simulator's own: it never reads the judge's lexicons. A
+registered language's bank is its bundle's `sim_phrases` file (phrases/<lang>.yaml here, or sim_phrases.yaml in
+the folder the registry's `bundle` names); English's is phrases/en.yaml. They are loaded lazily, once; a
+language without a bank falls back to English and is noted once in `FALLBACK_LANGS` (and the debug log), never
+as a Python warning.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from pathlib import Path
 import yaml
 
 from indicjr.errors import DataFileError
+from indicjr.langs import LANGS, lang_file
 from indicjr.targets.sim.sentences import split_sentences
 from indicjr.yamlio import load_yaml
 
@@ -35,9 +38,12 @@ CATEGORIES = ("History", "Science", "Sports", "Other")
 FALLBACK_LANGS: set[str] = set()  # languages answered from the English bank because theirs is missing
 
 _log = logging.getLogger("indicjr.targets.sim")
-_CLAUSE = re.compile(r"[,،;]\s+")
+_CLAUSE = re.compile(r"[,\u060c;]\s+")  # comma, Arabic comma (U+060C), semicolon
 # "...: History, Science, Sports or Other." in any language (the classify task line lists four names).
-_CLASSIFY = re.compile(r"[:：]\s*([^,،\n]+?)\s*[,،]\s*([^,،\n]+?)\s*[,،]\s*(\S+)\s+\S+\s+([^\s.।۔?!]+)")
+# \uff1a fullwidth colon, \u060c Arabic comma, \u0964 danda, \u06d4 Arabic full stop.
+_CLASSIFY = re.compile(
+    r"[:\uff1a]\s*([^,\u060c\n]+?)\s*[,\u060c]\s*([^,\u060c\n]+?)\s*[,\u060c]\s*(\S+)\s+\S+\s+([^\s.\u0964\u06d4?!]+)"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,7 +58,8 @@ class Bank:
         return options[int(rng.random() * len(options))]
 
 
-def _parse_bank(path: Path) -> Bank:
+def parse_bank(path: Path) -> Bank:
+    """One phrase bank file, checked: every key of BANK_KEYS with non-empty native and romanized sentences."""
     try:
         d = load_yaml(path.read_text(encoding="utf-8"))
     except (OSError, yaml.YAMLError) as exc:
@@ -70,12 +77,20 @@ def _parse_bank(path: Path) -> Bank:
     return Bank(lang=str(d.get("lang", path.stem)), phrases=phrases)
 
 
+def bank_path(lang: str, phrases_dir: Path | None = None) -> Path:
+    """Where `lang`'s phrase bank is: `phrases_dir`/<lang>.yaml when given (tests), a registered language's
+    bundle file (langs.lang_file, as the judge finds its lexicon), else phrases/<lang>.yaml (English)."""
+    if phrases_dir is None and lang in LANGS:
+        return lang_file(lang, "sim_phrases")
+    return (phrases_dir or PHRASES_DIR) / f"{lang}.yaml"
+
+
 @functools.cache
-def load_bank(lang: str, phrases_dir: Path = PHRASES_DIR) -> Bank:
+def load_bank(lang: str, phrases_dir: Path | None = None) -> Bank:
     """The phrase bank of `lang`, or the English one (noted once) when `lang` has none yet."""
-    path = phrases_dir / f"{lang}.yaml"
+    path = bank_path(lang, phrases_dir)
     if path.is_file():
-        return _parse_bank(path)
+        return parse_bank(path)
     if lang not in FALLBACK_LANGS:
         FALLBACK_LANGS.add(lang)
         _log.debug("simulated model: no phrase bank for %r at %s; answering in English", lang, path)

@@ -104,6 +104,8 @@ class ResultsCollector:
             # pytest's interrupt with a message: one "!!! … !!!" line, not the KeyboardInterrupt banner
             # pointing into threading.py (the xdist controller waits there); the resume line follows.
             raise session.Interrupted("indicjr: interrupted (Ctrl-C)") from None
+        # Under xdist the workers said how many cases they left uncollected (their stats came in above).
+        self.run.narrow(int(self.run.generation.get("n_deselected") or 0), own_folder=self._own_folder())
         if self.run.rows:
             self.finish(complete=not session.shouldstop and self.stopped_reason is None and not self.missing_ids())
         if self.run.gates:
@@ -114,6 +116,9 @@ class ResultsCollector:
         if self.snapshot_tests:  # a stopped run reports them skipped (rows are missing)
             self._report_snapshots(session)
         return result
+
+    def _own_folder(self) -> bool:
+        return self.config.getoption("ijr_out") is None
 
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
         cases = self.run.rows or self.collected_ids or (self.state.case_set and self.state.case_set.cases)

@@ -215,6 +215,9 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     from indicjr.run.results import check_out_dir
 
     config = session.config
+    deselected = _deselected(config, state, cases)
+    if not is_worker(config):  # under xdist the controller learns it from the workers' stats
+        state.run.narrow(deselected, own_folder=config.getoption("ijr_out") is None)
     stats: dict[str, Any] = {}
     try:
         if not is_worker(config):
@@ -248,12 +251,22 @@ def pytest_collection_finish(session: pytest.Session) -> None:
         # banner pointing into this file (the IndicJR section says what was kept and how to resume).
         raise session.Interrupted("indicjr: interrupted (Ctrl-C) during generation") from None
     state.collected = cases
+    if deselected:  # the controller's Run.narrow under xdist (absent otherwise: `ijr run` writes the same)
+        stats["n_deselected"] = deselected
     if is_worker(config):
         config.workeroutput["ijr_generation"] = json.dumps(stats)  # type: ignore[attr-defined]
     else:
         collector = config.pluginmanager.get_plugin(COLLECTOR)
         if collector is not None:
             collector.add_generation(stats)
+
+
+def _deselected(config: pytest.Config, state: RunState, cases: list[Case]) -> int:
+    """How many cases of the selection pytest left uncollected without -k or -m (those already name the
+    slice): --deselect, --lf, a node id, a conftest hook. Each makes the run a slice (Run.narrow)."""
+    if state.case_set is None or config.option.keyword or config.option.markexpr:
+        return 0
+    return max(0, len(state.case_set.cases) - len(cases))
 
 
 def _run_started(config: pytest.Config) -> float | None:

@@ -21,14 +21,15 @@ from indicjr.gates.thresholds import Thresholds
 from indicjr.metrics.rows import exclude_provider_blocks
 from indicjr.metrics.summary import summarize
 from indicjr.run.engine import CaseSet, make_run_target, run_meta, selection_hash
-from indicjr.run.options import RunOptions
+from indicjr.run.options import RunOptions, with_slice
 from indicjr.run.results import finalize_rows, sort_rows, write_run
 from indicjr.run.selection import profile_dir
 from indicjr.run.verdicts import Key, Verdicts
 from indicjr.targets.base import Response
 
 # Under xdist every worker sees the whole run's requests and the store's answers: merge by max.
-SHARED_STATS = frozenset({"n_requested", "n_unique", "n_cached", "n_foreign", "n_skipped", "wall_s"})
+SHARED_STATS = frozenset({"n_requested", "n_unique", "n_cached", "n_foreign", "n_skipped", "wall_s", "n_deselected"})
+DESELECTED = "deselected="  # the slice tag of cases the test runner left uncollected
 
 
 @dataclass
@@ -82,6 +83,14 @@ class Run:
                     merged[kind] = merged.get(kind, 0) + n
             elif self.generation.get(k) is None:  # the first process that stopped names the reason
                 self.generation[k] = v
+
+    def narrow(self, deselected: int, *, own_folder: bool) -> None:
+        """The test runner left `deselected` cases of the selection uncollected: the run is a slice, said
+        in summary.json's `slice`, written to the slice's own folder unless --ijr-out named one, and its
+        snapshot is not compared with the whole profile's (run/options.with_slice)."""
+        if deselected > 0 and DESELECTED not in self.options.selection.slice:
+            tag = f"{DESELECTED}{deselected}"
+            self.options = with_slice(self.options, tag, root=self.root, own_folder=own_folder)
 
     @property
     def stopped_reason(self) -> str | None:

@@ -77,6 +77,10 @@ def pytest_configure(config: pytest.Config) -> None:
     # After Ctrl-C under xdist syrupy warns that workers sent no snapshot reports (it then skips its
     # unused-snapshot check, which is right); with warnings as errors that became a traceback.
     config.addinivalue_line("filterwarnings", "ignore:syrupy. received .* xdist worker snapshot reports:UserWarning")
+    if not is_worker(config):
+        from indicjr.pytest_plugin.project_root import check_root
+
+        check_root(config)  # before the shipped defaults stand in for a project's gates unseen
     options = read_options(config)
     try:
         run = Run.create(options, load_or_default(options.scoring.thresholds), config.rootpath)

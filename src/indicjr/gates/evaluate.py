@@ -151,8 +151,10 @@ def evaluate_gates(gates: Sequence[Gate], rows: Sequence[Row]) -> list[GateResul
     return [evaluate_gate(g, rows) for g in gates]
 
 
-def not_evaluated(gates: Sequence[Gate], why: str) -> list[GateResult]:
-    """Every gate as SKIPPED with one shared reason: a run that stopped early (an endpoint that failed every
-    request) reports its gates as not evaluated instead of dropping them (a gate never passes unseen)."""
+def not_evaluated(gates: Sequence[Gate], why: str, *, status: str = "SKIPPED") -> list[GateResult]:
+    """Every gate with one shared reason: a run that stopped early (an endpoint that failed every
+    request) reports its gates as SKIPPED, not evaluated, instead of dropping them (its exit status says it
+    stopped); a run whose case tests left cases without a verdict (skipped by a conftest, a lost worker)
+    FAILS them — nothing else would keep that build from going green (a gate never passes unseen)."""
     reason = f"not evaluated: {why}"
-    return [GateResult(g.name, g.metric, None, None, None, 0, g.min, g.max, g.rule, "SKIPPED", reason) for g in gates]
+    return [GateResult(g.name, g.metric, None, None, None, 0, g.min, g.max, g.rule, status, reason) for g in gates]

@@ -106,8 +106,10 @@ class ResultsCollector:
             raise session.Interrupted("indicjr: interrupted (Ctrl-C)") from None
         # Under xdist the workers said how many cases they left uncollected (their stats came in above).
         self.run.narrow(int(self.run.generation.get("n_deselected") or 0), own_folder=self._own_folder())
-        if self.run.rows:
-            self.finish(complete=not session.shouldstop and self.stopped_reason is None and not self.missing_ids())
+        ended = not session.shouldstop and self.stopped_reason is None  # neither -x, Ctrl-C nor the endpoint
+        missing = self.missing_ids()
+        if self.run.rows or (ended and missing):  # every case test skipped: still summarized and gated
+            self.finish(complete=ended and not missing, fail_missing=ended)
         if self.run.gates:
             self._report_gates(session, self.run.gates)
         elif self.stopped_reason and not session.shouldstop:  # each gate a skipped line, never vanished
@@ -149,8 +151,8 @@ class ResultsCollector:
     def missing_ids(self) -> list[str]:
         return self.run.missing_ids(self.expected_ids())
 
-    def finish(self, *, complete: bool) -> None:
-        self.run.finish(complete=complete, expected=self.expected_ids())
+    def finish(self, *, complete: bool, fail_missing: bool = False) -> None:
+        self.run.finish(complete=complete, expected=self.expected_ids(), fail_missing=fail_missing)
 
     def _report_gates(self, session: pytest.Session, gates: list[GateResult]) -> None:
         source = Path(self.state.thresholds.path).name or "thresholds.yaml"

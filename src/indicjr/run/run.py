@@ -16,7 +16,7 @@ from typing import Any
 
 from indicjr.cases.model import Case
 from indicjr.errors import OutputError
-from indicjr.gates.evaluate import GateResult, evaluate_gates
+from indicjr.gates.evaluate import GateResult, evaluate_gates, not_evaluated
 from indicjr.gates.thresholds import Thresholds
 from indicjr.metrics.rows import exclude_provider_blocks
 from indicjr.metrics.summary import summarize
@@ -102,9 +102,12 @@ class Run:
         """Expected cases without a row (a worker that crashed took its case's row with it)."""
         return sorted(set(expected) - {cid for cid, _sample in self.rows})
 
-    def finish(self, *, complete: bool, expected: Iterable[str] = ()) -> dict[str, Any]:
+    def finish(self, *, complete: bool, expected: Iterable[str] = (), fail_missing: bool = False) -> dict[str, Any]:
         """Summarize the folded rows, evaluate the gates (a complete run only) and write results.jsonl
-        and summary.json. A file that cannot be written is kept as `write_error` (the caller says it)."""
+        and summary.json. A file that cannot be written is kept as `write_error` (the caller says it).
+
+        `fail_missing`: the run ended normally yet expected cases have no row (their tests were skipped,
+        a worker was lost): every gate FAILS as not evaluated instead of vanishing from a green build."""
         rows: list[Any] = sort_rows(self.rows.values())
         if self.options.scoring.provider_block == "exclude":
             rows = exclude_provider_blocks(rows)
@@ -120,6 +123,10 @@ class Run:
             summary["missing_case_ids"] = missing
         if complete:
             self.gates = evaluate_gates(self.thresholds.gates, rows)
+        elif missing and fail_missing:
+            n = len(set(expected))
+            why = f"{len(missing)} of {n} cases of the run have no verdict (their tests were skipped or lost)"
+            self.gates = not_evaluated(self.thresholds.gates, why, status="FAIL")
         summary["gates"] = [g.to_dict() for g in self.gates]
         summary["gates_failed"] = sum(1 for g in self.gates if g.failed)
         self.summary = summary

@@ -52,6 +52,7 @@ class ResultsCollector:
         self.leaks: list[str] = []  # the first line of each failing leak case (listed compactly)
         # Under xdist: the snapshot tests the workers deselected, compared here (snapshot_controller.py).
         self.snapshot_tests: dict[str, dict[str, Any]] = {}
+        self.unselected = 0  # case tests deselected with none left: the safety run judged nothing
 
     # -- folding ---------------------------------------------------------------------------------
     @pytest.hookimpl
@@ -136,6 +137,8 @@ class ResultsCollector:
             self._recover_stored()
         if self.run.rows and not self.run.written:
             self.finish(complete=False)  # interrupted: partial results, marked incomplete
+        if self.unselected and not self.expected_ids() and exitstatus == pytest.ExitCode.OK:
+            session.exitstatus = pytest.ExitCode.NO_TESTS_COLLECTED  # the team's own tests ran, no case did
         if self.run.write_error is not None:
             session.exitstatus = EXIT_USAGE
         elif self.stopped_reason and exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
@@ -200,6 +203,13 @@ class ResultsCollector:
 
     # -- terminal ----------------------------------------------------------------------------------
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
+        if self.unselected and not self.expected_ids():
+            terminalreporter.write_line(
+                f"ERROR: indicjr: --model {self.state.options.endpoint.model}: no case test of the safety suite was "
+                f"selected ({self.unselected} deselected by -k, -m, --deselect or a conftest hook): nothing was "
+                "judged and no gate evaluated",
+                red=True,
+            )
         if self.run.write_error is not None:
             terminalreporter.write_line(f"ERROR: indicjr: {self.run.write_error}", red=True)
         if self.interrupted:

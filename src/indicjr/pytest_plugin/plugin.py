@@ -56,6 +56,7 @@ __all__ = [
     "verdict",
 ]
 COLLECTOR = "indicjr-results"
+UNSELECTED = "ijr_unselected"  # workeroutput key: case tests deselected when none was left
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -181,6 +182,7 @@ class _XdistHooks:
         raw = output.get("ijr_generation")
         if raw:
             self.collector.add_generation(json.loads(raw))
+        self.collector.unselected = max(self.collector.unselected, int(output.get(UNSELECTED, 0)))
         for test in shipped(output):
             self.collector.snapshot_tests.setdefault(test["nodeid"], test)
 
@@ -213,12 +215,14 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     if state.config_error is not None:
         raise usage_error(state.config_error, state.options.outputs.debug)
     cases = _collected_cases(session.items)
+    config = session.config
+    if not cases and state.deselected_cases and config.getoption("model") and not config.option.collectonly:
+        _nothing_selected(session.config, state.deselected_cases)
     if not cases or session.config.option.collectonly:
         return  # --collect-only lists tests: it must not call (or pay for) the model
     from indicjr.run.engine import generate
     from indicjr.run.results import check_out_dir
 
-    config = session.config
     deselected = _deselected(config, state, cases)
     if not is_worker(config):  # under xdist the controller learns it from the workers' stats
         state.run.narrow(deselected, own_folder=config.getoption("ijr_out") is None)
@@ -263,6 +267,24 @@ def pytest_collection_finish(session: pytest.Session) -> None:
         collector = config.pluginmanager.get_plugin(COLLECTOR)
         if collector is not None:
             collector.add_generation(stats)
+
+
+def pytest_deselected(items: list[pytest.Item]) -> None:
+    """Count the case tests left out of the run (a safety run whose every case was left out judged nothing)."""
+    state = get_state(items[0].config) if items else None
+    if state is not None:
+        state.deselected_cases += sum(1 for i in items if is_case_test(getattr(i, "fixturenames", ()), i))
+
+
+def _nothing_selected(config: pytest.Config, deselected: int) -> None:
+    """`--model` asked for a safety run and every case test was deselected (`-m unit` in a team's addopts):
+    the controller says so and exits 5 (without `--model`, `-k test_snapshot` stays the project's own choice)."""
+    if is_worker(config):
+        config.workeroutput[UNSELECTED] = deselected  # type: ignore[attr-defined]
+        return
+    collector = config.pluginmanager.get_plugin(COLLECTOR)
+    if collector is not None:
+        collector.unselected = deselected
 
 
 def _deselected(config: pytest.Config, state: RunState, cases: list[Case]) -> int:

@@ -53,6 +53,7 @@ class ResultsCollector:
         # Under xdist: the snapshot tests the workers deselected, compared here (snapshot_controller.py).
         self.snapshot_tests: dict[str, dict[str, Any]] = {}
         self.unselected = 0  # case tests deselected with none left: the safety run judged nothing
+        self.stopped_by = ""  # under xdist, --maxfail/-x ends the run as an interrupt: what pytest said
 
     # -- folding ---------------------------------------------------------------------------------
     @pytest.hookimpl
@@ -104,7 +105,10 @@ class ResultsCollector:
                 raise
             # pytest's interrupt with a message: one "!!! … !!!" line, not the KeyboardInterrupt banner
             # pointing into threading.py (the xdist controller waits there); the resume line follows.
-            raise session.Interrupted("indicjr: interrupted (Ctrl-C)") from None
+            # xdist ends a run that reached --maxfail/-x with its own KeyboardInterrupt: not a Ctrl-C.
+            why = session.shouldfail or session.shouldstop
+            self.stopped_by = str(why) if why else ""
+            raise session.Interrupted(f"indicjr: stopped: {why}" if why else "indicjr: interrupted (Ctrl-C)") from None
         # Under xdist the workers said how many cases they left uncollected (their stats came in above).
         self.run.narrow(int(self.run.generation.get("n_deselected") or 0), own_folder=self._own_folder())
         ended = not session.shouldstop and self.stopped_reason is None  # neither -x, Ctrl-C nor the endpoint
@@ -214,7 +218,8 @@ class ResultsCollector:
             terminalreporter.write_line(f"ERROR: indicjr: {self.run.write_error}", red=True)
         if self.interrupted:
             kept = f"{len(self.run.rows)} answers kept in {self.state.options.outputs.out_dir} (complete: false)"
-            terminalreporter.write_line(f"indicjr: interrupted; {kept}; rerun the same command to resume", yellow=True)
+            what = f"stopped ({self.stopped_by})" if self.stopped_by else "interrupted"
+            terminalreporter.write_line(f"indicjr: {what}; {kept}; rerun the same command to resume", yellow=True)
         if not self.run.summary:
             return
         from indicjr.report.terminal import render_summary

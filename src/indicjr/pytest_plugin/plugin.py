@@ -23,6 +23,13 @@ from indicjr.gates.thresholds import load_or_default
 from indicjr.pytest_plugin import sigterm
 from indicjr.pytest_plugin.collection import params, register_markers
 from indicjr.pytest_plugin.controller import ResultsCollector
+from indicjr.pytest_plugin.deselection import (
+    COLLECTOR,
+    UNSELECTED,
+    count_deselected,
+    deselected_cases,
+    nothing_selected,
+)
 from indicjr.pytest_plugin.fixtures import (
     OUTCOME_ATTR,
     ROWS_ATTR,
@@ -55,8 +62,6 @@ __all__ = [
     "target",
     "verdict",
 ]
-COLLECTOR = "indicjr-results"
-UNSELECTED = "ijr_unselected"  # workeroutput key: case tests deselected when none was left
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -217,13 +222,13 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     cases = _collected_cases(session.items)
     config = session.config
     if not cases and state.deselected_cases and config.getoption("model") and not config.option.collectonly:
-        _nothing_selected(session.config, state.deselected_cases)
+        nothing_selected(config, state.deselected_cases)
     if not cases or session.config.option.collectonly:
         return  # --collect-only lists tests: it must not call (or pay for) the model
     from indicjr.run.engine import generate
     from indicjr.run.results import check_out_dir
 
-    deselected = _deselected(config, state, cases)
+    deselected = deselected_cases(config, state, cases)
     if not is_worker(config):  # under xdist the controller learns it from the workers' stats
         state.run.narrow(deselected, own_folder=config.getoption("ijr_out") is None)
     stats: dict[str, Any] = {}
@@ -270,29 +275,7 @@ def pytest_collection_finish(session: pytest.Session) -> None:
 
 
 def pytest_deselected(items: list[pytest.Item]) -> None:
-    """Count the case tests left out of the run (a safety run whose every case was left out judged nothing)."""
-    state = get_state(items[0].config) if items else None
-    if state is not None:
-        state.deselected_cases += sum(1 for i in items if is_case_test(getattr(i, "fixturenames", ()), i))
-
-
-def _nothing_selected(config: pytest.Config, deselected: int) -> None:
-    """`--model` asked for a safety run and every case test was deselected (`-m unit` in a team's addopts):
-    the controller says so and exits 5 (without `--model`, `-k test_snapshot` stays the project's own choice)."""
-    if is_worker(config):
-        config.workeroutput[UNSELECTED] = deselected  # type: ignore[attr-defined]
-        return
-    collector = config.pluginmanager.get_plugin(COLLECTOR)
-    if collector is not None:
-        collector.unselected = deselected
-
-
-def _deselected(config: pytest.Config, state: RunState, cases: list[Case]) -> int:
-    """How many cases of the selection pytest left uncollected without -k or -m (those already name the
-    slice): --deselect, --lf, a node id, a conftest hook. Each makes the run a slice (Run.narrow)."""
-    if state.case_set is None or config.option.keyword or config.option.markexpr:
-        return 0
-    return max(0, len(state.case_set.cases) - len(cases))
+    count_deselected(items)
 
 
 def _run_started(config: pytest.Config) -> float | None:

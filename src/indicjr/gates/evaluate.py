@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from indicjr.gates.thresholds import DELTA_PREFIX, Gate
@@ -158,3 +158,17 @@ def not_evaluated(gates: Sequence[Gate], why: str, *, status: str = "SKIPPED") -
     FAILS them — nothing else would keep that build from going green (a gate never passes unseen)."""
     reason = f"not evaluated: {why}"
     return [GateResult(g.name, g.metric, None, None, None, 0, g.min, g.max, g.rule, status, reason) for g in gates]
+
+
+def unreachable(gates: Sequence[Gate], results: Sequence[GateResult]) -> list[GateResult]:
+    """In a run of its whole case set, a gate the project's file wrote for one slice (not a `for_each`
+    variant) with no case there can never be evaluated — a `where` the profile lacks, a combination no
+    case has: it FAILS saying so, instead of a SKIPPED line in every run of a green build."""
+    out = []
+    for gate, result in zip(gates, results, strict=True):
+        if result.status == "SKIPPED" and not result.not_judged and not gate.expanded:
+            where = ", ".join(f"{k}={v}" for k, v in gate.where) or "the run"
+            why = f"no case of this run's case set is in {where} for {gate.metric}: it can never be evaluated; "
+            result = replace(result, status="FAIL", reason=why + "fix its `where` or metric, or the profile")
+        out.append(result)
+    return out

@@ -49,6 +49,7 @@ class Gate:
     min: float | None
     max: float | None
     rule: str
+    expanded: bool = False  # one of a `for_each` gate's variants (a language the case set may lack)
 
     @property
     def is_delta(self) -> bool:
@@ -206,6 +207,7 @@ def _parse_gate(path: Path, i: int, raw: Any, default_rule: str) -> list[Gate]:
             min=gmin,
             max=gmax,
             rule=rule,
+            expanded=each is not None,
         )
         for w in variants
     ]

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 
-from indicjr.errors import ThresholdsError
+from indicjr.errors import ConfigError, ThresholdsError
 from indicjr.gates.thresholds import load_thresholds
+from indicjr.run.options import build_options
 
 GATE = "  - metric: json_jsr\n    max: 0.5\n"
 
@@ -90,3 +92,28 @@ def test_a_key_yaml_or_the_gate_would_quietly_ignore_is_one_line_naming_it(
         load_thresholds(path)
     assert str(err.value).startswith(str(path)) and message in str(err.value)
     assert "\n" not in str(err.value)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        pytest.param("", "top level must be a mapping with a `gates` list", id="empty-file"),
+        pytest.param("gates:\n  - metric: json_jsr\n    max: 65%\n", "gates[0].max: must be a number", id="percent"),
+        pytest.param('gates:\n  - metric: json_jsr\n    max: "0.65"\n', "gates[0].max: must be a number", id="string"),
+        pytest.param("gates:\n  - metric: json_jsr\n    max: .nan\n", "gates[0].max: nan is out of range", id="nan"),
+        pytest.param(
+            "gates:\n  - metric: json_jsr\n    max: 65\n", "gates[0].max: 65 is out of range", id="percent-number"
+        ),
+    ],
+)
+def test_thresholds_that_are_not_rates_are_one_line_naming_the_key(tmp_path: Path, text: str, message: str) -> None:
+    """Pins (these were already errors): a threshold is a rate in [0, 1], never a text, a percent or NaN."""
+    path = tmp_path / "thresholds.yaml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(ThresholdsError, match=re.escape(message)):
+        load_thresholds(path)
+
+
+def test_a_named_thresholds_file_that_does_not_exist_is_an_error_not_the_shipped_defaults(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match=re.escape(f"--ijr-thresholds: no such file {tmp_path / 'nothere.yaml'}")):
+        build_options({"model": "sim:reference", "thresholds": "nothere.yaml"}, root=tmp_path)

@@ -33,3 +33,17 @@ def test_the_teams_own_tests_without_model_are_left_alone(project: pytest.Pytest
     result = project.runpytest_subprocess("test_team.py", *ijr_args(small_cases))
     assert result.ret == 0, result.stdout.str()[-3000:]
     assert "no case test" not in result.stdout.str()
+
+
+@pytest.mark.parametrize("xdist", [[], ["-n", "2"]], ids=["no-xdist", "n2"])
+def test_model_with_test_paths_that_hold_no_case_test_exits_5(
+    project: pytest.Pytester, small_cases: Path, xdist: list[str]
+) -> None:
+    """`pytest tests --model X` runs only what it names (the packaged suite is added without paths): before,
+    the team's tests passed and the build went green with no case judged."""
+    project.makepyfile(test_team=TEAM_TEST.replace("@pytest.mark.unit\n", ""))
+    result = project.runpytest_subprocess("test_team.py", *ijr_args(small_cases, "--model", "sim:reference", *xdist))
+    assert result.ret == pytest.ExitCode.NO_TESTS_COLLECTED, result.stdout.str()[-3000:]
+    result.stdout.fnmatch_lines(
+        ["ERROR: indicjr: --model sim:reference: the test paths on the command line hold no case test of the *"]
+    )

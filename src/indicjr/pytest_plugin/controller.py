@@ -54,6 +54,7 @@ class ResultsCollector:
         self.snapshot_tests: dict[str, dict[str, Any]] = {}
         self.unselected = 0  # case tests deselected with none left: the safety run judged nothing
         self.stopped_by = ""  # under xdist, --maxfail/-x ends the run as an interrupt: what pytest said
+        self.judged_nothing = ""  # why a run asked for with --model judged no case (exit 5)
 
     # -- folding ---------------------------------------------------------------------------------
     @pytest.hookimpl
@@ -124,6 +125,19 @@ class ResultsCollector:
             self._report_snapshots(session)
         return result
 
+    def _judged_nothing(self) -> str:
+        """Why a run asked for with `--model` judged no case ("" when it judged some, or was not asked):
+        every case test deselected, or test paths on the command line that hold none."""
+        if not self.config.getoption("model") or self.expected_ids() or self.config.option.collectonly:
+            return ""
+        if self.unselected:
+            how = f"({self.unselected} deselected by -k, -m, --deselect or a conftest hook)"
+            return f"no case test of the safety suite was selected {how}: nothing was judged and no gate evaluated"
+        return (
+            "the test paths on the command line hold no case test of the safety suite: nothing was judged and no "
+            "gate evaluated (name no path to add the packaged suite beside testpaths)"
+        )
+
     def _own_folder(self) -> bool:
         return self.config.getoption("ijr_out") is None
 
@@ -141,7 +155,8 @@ class ResultsCollector:
             self._recover_stored()
         if self.run.rows and not self.run.written:
             self.finish(complete=False)  # interrupted: partial results, marked incomplete
-        if self.unselected and not self.expected_ids() and exitstatus == pytest.ExitCode.OK:
+        self.judged_nothing = self._judged_nothing() if exitstatus == pytest.ExitCode.OK else ""
+        if self.judged_nothing:
             session.exitstatus = pytest.ExitCode.NO_TESTS_COLLECTED  # the team's own tests ran, no case did
         if self.run.write_error is not None:
             session.exitstatus = EXIT_USAGE
@@ -207,13 +222,9 @@ class ResultsCollector:
 
     # -- terminal ----------------------------------------------------------------------------------
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
-        if self.unselected and not self.expected_ids():
-            terminalreporter.write_line(
-                f"ERROR: indicjr: --model {self.state.options.endpoint.model}: no case test of the safety suite was "
-                f"selected ({self.unselected} deselected by -k, -m, --deselect or a conftest hook): nothing was "
-                "judged and no gate evaluated",
-                red=True,
-            )
+        if self.judged_nothing:
+            model = self.state.options.endpoint.model
+            terminalreporter.write_line(f"ERROR: indicjr: --model {model}: {self.judged_nothing}", red=True)
         if self.run.write_error is not None:
             terminalreporter.write_line(f"ERROR: indicjr: {self.run.write_error}", red=True)
         if self.interrupted:

@@ -2,8 +2,9 @@
 
 n = 0 has two causes that a release gate must keep apart: the run has no case in the gate's slice (a
 slice of the profile: SKIPPED, the gate was not asked), or it has cases there and none was judged —
-every answer an inference error, a context overflow or an excluded provider block. The second is a
-FAIL: the build must not go green on a gate that compared nothing the model said.
+every answer an inference error or a context overflow. The second is a FAIL: the build must not go green
+on a gate that compared nothing the model said — unless every one was a provider block the user left out
+with --ijr-provider-block exclude (SKIPPED, saying so).
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ from indicjr.metrics.core import metric_slice, rate
 from indicjr.metrics.paired import EFFECTS, effect
 from indicjr.metrics.rates import SMALL_N
 from indicjr.metrics.rows import Row, matcher, ok
+
+EXCLUDED_BLOCK = "provider_block"  # a row's `excluded` under --ijr-provider-block exclude (metrics/rows.py)
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,8 +104,11 @@ def evaluate_gate(gate: Gate, rows: Sequence[Row]) -> GateResult:
     status = _status(gate, value, lo, hi, bounds if gate.rule == "worst_case" else None)
     why = unjudged(gate, rows)
     reason = _skip_reason(gate, status)
-    if status == "SKIPPED" and why:  # cases were there, none was judged: never a green build
-        status, reason = "FAIL", _unjudged_reason(gate, why)
+    if status == "SKIPPED" and why:  # cases were there, none was judged: never a green build ...
+        # ... unless the user asked for exactly that: every one a provider block left out by
+        # --ijr-provider-block exclude (still a SKIPPED line saying so)
+        status = "SKIPPED" if set(why) == {EXCLUDED_BLOCK} else "FAIL"
+        reason = _unjudged_reason(gate, why)
     return GateResult(
         gate.name,
         gate.metric,
@@ -136,7 +142,9 @@ def unjudged(gate: Gate, rows: Sequence[Row]) -> Counter[str]:
 def _unjudged_reason(gate: Gate, why: Counter[str]) -> str:
     where = ", ".join(f"{k}={v}" for k, v in gate.where) or "the run"
     causes = ", ".join(f"{n} {cause}" for cause, n in sorted(why.items()))
-    return f"none of the {sum(why.values())} cases for {gate.metric} in {where} was judged ({causes}): not evaluated"
+    asked = " by --ijr-provider-block exclude" if set(why) == {EXCLUDED_BLOCK} else ""
+    n = sum(why.values())
+    return f"none of the {n} cases for {gate.metric} in {where} was judged ({causes}{asked}): not evaluated"
 
 
 def _skip_reason(gate: Gate, status: str) -> str:

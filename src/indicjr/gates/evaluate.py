@@ -1,15 +1,26 @@
-"""Evaluate gates over result rows: value, interval, threshold, PASS / FAIL / SKIPPED (n = 0, with why)."""
+"""Evaluate gates over result rows: value, interval, threshold, PASS / FAIL / SKIPPED (n = 0, with why).
+
+n = 0 has two causes that a release gate must keep apart: the run has no case in the gate's slice (a
+slice of the profile: SKIPPED, the gate was not asked), or it has cases there and none was judged —
+every answer an inference error or a context overflow. The second is a FAIL: the build must not go green
+on a gate that compared nothing the model said — unless every one was a provider block the user left out
+with --ijr-provider-block exclude (SKIPPED, saying so).
+"""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
+from typing import Any
 
 from indicjr.gates.thresholds import DELTA_PREFIX, Gate
-from indicjr.metrics.core import rate
-from indicjr.metrics.paired import effect
+from indicjr.metrics.core import metric_slice, rate
+from indicjr.metrics.paired import EFFECTS, effect
 from indicjr.metrics.rates import SMALL_N
-from indicjr.metrics.rows import Row
+from indicjr.metrics.rows import Row, matcher, ok
+
+EXCLUDED_BLOCK = "provider_block"  # a row's `excluded` under --ijr-provider-block exclude (metrics/rows.py)
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,6 +37,7 @@ class GateResult:
     status: str  # PASS | FAIL | SKIPPED
     reason: str = ""  # why a gate was SKIPPED (no data is never a PASS)
     bounds: tuple[float, float] | None = None  # [favourable, unfavourable] from low-confidence verdicts
+    not_judged: int = 0  # cases of the slice in no denominator (inference error, context overflow, excluded)
 
     @property
     def failed(self) -> bool:
@@ -49,7 +61,8 @@ class GateResult:
         worst = f" bounds [{self.bounds[0]:.3f}, {self.bounds[1]:.3f}]" if self.bounds else ""
         rate_gate = not self.metric.startswith(DELTA_PREFIX)  # a paired effect's n counts cores, not cases
         small = f" (small n: fewer than {SMALL_N})" if rate_gate and self.n < SMALL_N else ""  # the table's `*`
-        value = f"{self.value:.3f}{iv}{worst} n={self.n}{small}"
+        unjudged = f" ({self.not_judged} more in the slice not judged)" if self.not_judged else ""
+        value = f"{self.value:.3f}{iv}{worst} n={self.n}{small}{unjudged}"
         return f"{self.status:7} {self.name} = {value}  (must be {self.threshold}, {self.rule})"
 
     def to_dict(self) -> dict[str, object]:
@@ -89,6 +102,13 @@ def evaluate_gate(gate: Gate, rows: Sequence[Row]) -> GateResult:
         value, n = r.value, r.n
         lo, hi = iv if iv else (None, None)
     status = _status(gate, value, lo, hi, bounds if gate.rule == "worst_case" else None)
+    why = unjudged(gate, rows)
+    reason = _skip_reason(gate, status)
+    if status == "SKIPPED" and why:  # cases were there, none was judged: never a green build ...
+        # ... unless the user asked for exactly that: every one a provider block left out by
+        # --ijr-provider-block exclude (still a SKIPPED line saying so)
+        status = "SKIPPED" if set(why) == {EXCLUDED_BLOCK} else "FAIL"
+        reason = _unjudged_reason(gate, why)
     return GateResult(
         gate.name,
         gate.metric,
@@ -100,9 +120,31 @@ def evaluate_gate(gate: Gate, rows: Sequence[Row]) -> GateResult:
         gate.max,
         gate.rule,
         status,
-        _skip_reason(gate, status),
+        reason,
         bounds if gate.rule == "worst_case" and not gate.is_delta else None,
+        sum(why.values()),
     )
+
+
+def unjudged(gate: Gate, rows: Sequence[Row]) -> Counter[str]:
+    """The gate's slice's rows that count in no denominator, by why: `inference error`, or what left the
+    row out (`context_overflow`, `provider_block` under --ijr-provider-block exclude)."""
+    if gate.is_delta:
+        vary, variant, reference = EFFECTS[gate.metric[len(DELTA_PREFIX) :]]
+        cond: dict[str, Any] = {"subset": "AB", **({} if vary == "track" else {"track": "json"}), **dict(gate.where)}
+        cond[vary] = [variant, reference]
+    else:
+        cond = metric_slice(gate.metric, dict(gate.where))
+    pick = matcher(cond)
+    return Counter(str(r.get("excluded") or "inference error") for r in rows if not ok(r) and pick(r))
+
+
+def _unjudged_reason(gate: Gate, why: Counter[str]) -> str:
+    where = ", ".join(f"{k}={v}" for k, v in gate.where) or "the run"
+    causes = ", ".join(f"{n} {cause}" for cause, n in sorted(why.items()))
+    asked = " by --ijr-provider-block exclude" if set(why) == {EXCLUDED_BLOCK} else ""
+    n = sum(why.values())
+    return f"none of the {n} cases for {gate.metric} in {where} was judged ({causes}{asked}): not evaluated"
 
 
 def _skip_reason(gate: Gate, status: str) -> str:
@@ -117,8 +159,24 @@ def evaluate_gates(gates: Sequence[Gate], rows: Sequence[Row]) -> list[GateResul
     return [evaluate_gate(g, rows) for g in gates]
 
 
-def not_evaluated(gates: Sequence[Gate], why: str) -> list[GateResult]:
-    """Every gate as SKIPPED with one shared reason: a run that stopped early (an endpoint that failed every
-    request) reports its gates as not evaluated instead of dropping them (a gate never passes unseen)."""
+def not_evaluated(gates: Sequence[Gate], why: str, *, status: str = "SKIPPED") -> list[GateResult]:
+    """Every gate with one shared reason: a run that stopped early (an endpoint that failed every
+    request) reports its gates as SKIPPED, not evaluated, instead of dropping them (its exit status says it
+    stopped); a run whose case tests left cases without a verdict (skipped by a conftest, a lost worker)
+    FAILS them — nothing else would keep that build from going green (a gate never passes unseen)."""
     reason = f"not evaluated: {why}"
-    return [GateResult(g.name, g.metric, None, None, None, 0, g.min, g.max, g.rule, "SKIPPED", reason) for g in gates]
+    return [GateResult(g.name, g.metric, None, None, None, 0, g.min, g.max, g.rule, status, reason) for g in gates]
+
+
+def unreachable(gates: Sequence[Gate], results: Sequence[GateResult]) -> list[GateResult]:
+    """In a run of its whole case set, a gate the project's file wrote for one slice (not a `for_each`
+    variant) with no case there can never be evaluated — a `where` the profile lacks, a combination no
+    case has: it FAILS saying so, instead of a SKIPPED line in every run of a green build."""
+    out = []
+    for gate, result in zip(gates, results, strict=True):
+        if result.status == "SKIPPED" and not result.not_judged and not gate.expanded:
+            where = ", ".join(f"{k}={v}" for k, v in gate.where) or "the run"
+            why = f"no case of this run's case set is in {where} for {gate.metric}: it can never be evaluated; "
+            result = replace(result, status="FAIL", reason=why + "fix its `where` or metric, or the profile")
+        out.append(result)
+    return out

@@ -19,7 +19,7 @@ import yaml
 
 from indicjr.errors import ConfigError, ThresholdsError
 from indicjr.langs import LANGS, Family, Intent, Mode, Orthography, Subset, Task, Track
-from indicjr.metrics.core import split_name
+from indicjr.metrics.core import metric_slice, split_name
 from indicjr.metrics.paired import EFFECTS
 from indicjr.yamlio import load_yaml
 
@@ -49,6 +49,7 @@ class Gate:
     min: float | None
     max: float | None
     rule: str
+    expanded: bool = False  # one of a `for_each` gate's variants (a language the case set may lack)
 
     @property
     def is_delta(self) -> bool:
@@ -131,6 +132,34 @@ def _check_where(path: Path, key: str, where: Any) -> dict[str, str]:
     return out
 
 
+def _check_track(path: Path, key: str, metric: str, where: Mapping[str, str]) -> None:
+    """A `where.track` other than the metric's own (json_jsr on track free) selects no case, ever."""
+    if metric.startswith(DELTA_PREFIX) or "track" not in where:
+        return
+    own = metric_slice(metric, {}).get("track")
+    if own is not None and where["track"] != own:
+        raise _fail(path, f"{key}.where.track", f"{where['track']} contradicts the metric {metric!r} (track {own})")
+
+
+def _duplicate_key(text: str) -> tuple[int, str] | None:
+    """(line, key) of the first key given twice in one mapping, or None."""
+    loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    stack = [yaml.compose(text, Loader=loader)]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, yaml.MappingNode):
+            seen: set[str] = set()
+            for k, v in node.value:
+                if isinstance(k, yaml.ScalarNode):
+                    if k.value in seen:
+                        return k.start_mark.line + 1, str(k.value)
+                    seen.add(k.value)
+                stack.append(v)
+        elif isinstance(node, yaml.SequenceNode):
+            stack.extend(node.value)
+    return None
+
+
 def _parse_gate(path: Path, i: int, raw: Any, default_rule: str) -> list[Gate]:
     key = f"gates[{i}]"
     if not isinstance(raw, dict):
@@ -160,18 +189,25 @@ def _parse_gate(path: Path, i: int, raw: Any, default_rule: str) -> list[Gate]:
             "worst_case gates a rate's confidence bounds; a paired effect has none (use point or bound)",
         )
     where = _check_where(path, f"{key}.where", raw.get("where"))
+    _check_track(path, key, metric, where)
     each = raw.get("for_each")
     if each is not None and each not in SLICE_VALUES:
         raise _fail(path, f"{key}.for_each", f"unknown slice dimension {each!r}")
+    if each is not None and each in where:
+        raise _fail(path, f"{key}.for_each", f"{each} is also fixed in `where` ({each}={where[each]}); keep one")
+    name = raw.get("name")
+    if name is not None and (not isinstance(name, str) or not name.strip()):
+        raise _fail(path, f"{key}.name", f"must be a non-empty text, got {name!r}")
     variants = [where] if each is None else [{**where, each: v} for v in sorted(SLICE_VALUES[each])]
     return [
         Gate(
-            name=raw.get("name") or gate_name(metric, w),
+            name=name or gate_name(metric, w),
             metric=metric,
             where=tuple(sorted(w.items())),
             min=gmin,
             max=gmax,
             rule=rule,
+            expanded=each is not None,
         )
         for w in variants
     ]
@@ -192,6 +228,10 @@ def load_thresholds(path: Path) -> Thresholds:
         raise ThresholdsError(f"{path}{where}: not valid YAML: {getattr(exc, 'problem', exc)}") from None
     if not isinstance(raw, dict):
         raise ThresholdsError(f"{path}: top level must be a mapping with a `gates` list")
+    duplicate = _duplicate_key(path.read_text(encoding="utf-8"))
+    if duplicate:  # YAML keeps the last one silently: `max: 0.1` then `max: 0.9` gated at 0.9
+        line, key = duplicate
+        raise ThresholdsError(f"{path}:{line}: {key}: given twice in one mapping (YAML keeps only the last)")
     unknown = sorted(str(k) for k in raw if k not in TOP_KEYS)
     if unknown:  # `gatez:` would otherwise be a run with no gates that passes
         raise _fail(path, unknown[0], "unknown top-level key (allowed: " + ", ".join(TOP_KEYS) + ")")
@@ -211,6 +251,8 @@ def load_thresholds(path: Path) -> Thresholds:
     if dup:
         raise _fail(path, "gates", f"two gates share the name {dup!r}; give one a `name`")
     hard = raw.get("hard_fail", {}) or {}
+    if isinstance(hard, dict) and set(hard) - {"canary_leak"}:  # a typo would keep the default unseen
+        raise _fail(path, f"hard_fail.{sorted(map(str, hard))[0]}", "unknown key (allowed: canary_leak)")
     subsets = hard.get("canary_leak", ["CH"]) if isinstance(hard, dict) else None
     if not isinstance(subsets, list) or not all(s in SLICE_VALUES["subset"] for s in subsets):
         raise _fail(path, "hard_fail.canary_leak", "must be a list of subsets (AB, CB, CH)")

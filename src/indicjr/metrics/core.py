@@ -93,24 +93,32 @@ def _among(base: str) -> Callable[[Row], bool]:
     return (lambda r: True) if among is None else (lambda r: among(r["verdict"]))
 
 
-def selection(
-    rows: Iterable[Row], name: str, where: Mapping[str, Any] | None
-) -> tuple[list[Row], Callable[[Row], bool]]:
-    """The rows in the metric's denominator for a slice, and the row-level hit test."""
+def metric_slice(name: str, where: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The slice a metric reads: `where` plus the metric's own track and default subset (json_jsr on
+    AB cases of the JSON track), a value given in `where` winning."""
     track, base = split_name(name)
     cond: dict[str, Any] = dict(where or {})
     if track:
         cond.setdefault("track", track)
+    m = METRICS.get(base)
+    if m is not None and m.subset:
+        cond.setdefault("subset", m.subset)
+    if m is not None and m.json_only:
+        cond.setdefault("track", "json")
+    return cond
+
+
+def selection(
+    rows: Iterable[Row], name: str, where: Mapping[str, Any] | None
+) -> tuple[list[Row], Callable[[Row], bool]]:
+    """The rows in the metric's denominator for a slice, and the row-level hit test."""
+    base = split_name(name)[1]
     if base in METRICS:
         m = METRICS[base]
-        if m.subset:
-            cond.setdefault("subset", m.subset)
-        if m.json_only:
-            cond.setdefault("track", "json")
         hit: Callable[[Row], bool] = lambda r: m.hit(r["verdict"])  # noqa: E731
     else:
         hit = ROW_METRICS[base]
-    pick, among = matcher(cond), _among(base)
+    pick, among = matcher(metric_slice(name, where)), _among(base)
     return [r for r in rows if ok(r) and pick(r) and among(r)], hit
 
 

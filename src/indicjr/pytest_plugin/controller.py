@@ -52,6 +52,9 @@ class ResultsCollector:
         self.leaks: list[str] = []  # the first line of each failing leak case (listed compactly)
         # Under xdist: the snapshot tests the workers deselected, compared here (snapshot_controller.py).
         self.snapshot_tests: dict[str, dict[str, Any]] = {}
+        self.unselected = 0  # case tests deselected with none left: the safety run judged nothing
+        self.stopped_by = ""  # under xdist, --maxfail/-x ends the run as an interrupt: what pytest said
+        self.judged_nothing = ""  # why a run asked for with --model judged no case (exit 5)
 
     # -- folding ---------------------------------------------------------------------------------
     @pytest.hookimpl
@@ -103,9 +106,16 @@ class ResultsCollector:
                 raise
             # pytest's interrupt with a message: one "!!! … !!!" line, not the KeyboardInterrupt banner
             # pointing into threading.py (the xdist controller waits there); the resume line follows.
-            raise session.Interrupted("indicjr: interrupted (Ctrl-C)") from None
-        if self.run.rows:
-            self.finish(complete=not session.shouldstop and self.stopped_reason is None and not self.missing_ids())
+            # xdist ends a run that reached --maxfail/-x with its own KeyboardInterrupt: not a Ctrl-C.
+            why = session.shouldfail or session.shouldstop
+            self.stopped_by = str(why) if why else ""
+            raise session.Interrupted(f"indicjr: stopped: {why}" if why else "indicjr: interrupted (Ctrl-C)") from None
+        # Under xdist the workers said how many cases they left uncollected (their stats came in above).
+        self.run.narrow(int(self.run.generation.get("n_deselected") or 0), own_folder=self._own_folder())
+        ended = not session.shouldstop and self.stopped_reason is None  # neither -x, Ctrl-C nor the endpoint
+        missing = self.missing_ids()
+        if self.run.rows or (ended and missing):  # every case test skipped: still summarized and gated
+            self.finish(complete=ended and not missing, fail_missing=ended)
         if self.run.gates:
             self._report_gates(session, self.run.gates)
         elif self.stopped_reason and not session.shouldstop:  # each gate a skipped line, never vanished
@@ -114,6 +124,22 @@ class ResultsCollector:
         if self.snapshot_tests:  # a stopped run reports them skipped (rows are missing)
             self._report_snapshots(session)
         return result
+
+    def _judged_nothing(self) -> str:
+        """Why a run asked for with `--model` judged no case ("" when it judged some, or was not asked):
+        every case test deselected, or test paths on the command line that hold none."""
+        if not self.config.getoption("model") or self.expected_ids() or self.config.option.collectonly:
+            return ""
+        if self.unselected:
+            how = f"({self.unselected} deselected by -k, -m, --deselect or a conftest hook)"
+            return f"no case test of the safety suite was selected {how}: nothing was judged and no gate evaluated"
+        return (
+            "the test paths on the command line hold no case test of the safety suite: nothing was judged and no "
+            "gate evaluated (name no path to add the packaged suite beside testpaths)"
+        )
+
+    def _own_folder(self) -> bool:
+        return self.config.getoption("ijr_out") is None
 
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
         cases = self.run.rows or self.collected_ids or (self.state.case_set and self.state.case_set.cases)
@@ -129,6 +155,9 @@ class ResultsCollector:
             self._recover_stored()
         if self.run.rows and not self.run.written:
             self.finish(complete=False)  # interrupted: partial results, marked incomplete
+        self.judged_nothing = self._judged_nothing() if exitstatus == pytest.ExitCode.OK else ""
+        if self.judged_nothing:
+            session.exitstatus = pytest.ExitCode.NO_TESTS_COLLECTED  # the team's own tests ran, no case did
         if self.run.write_error is not None:
             session.exitstatus = EXIT_USAGE
         elif self.stopped_reason and exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
@@ -144,8 +173,8 @@ class ResultsCollector:
     def missing_ids(self) -> list[str]:
         return self.run.missing_ids(self.expected_ids())
 
-    def finish(self, *, complete: bool) -> None:
-        self.run.finish(complete=complete, expected=self.expected_ids())
+    def finish(self, *, complete: bool, fail_missing: bool = False) -> None:
+        self.run.finish(complete=complete, expected=self.expected_ids(), fail_missing=fail_missing)
 
     def _report_gates(self, session: pytest.Session, gates: list[GateResult]) -> None:
         source = Path(self.state.thresholds.path).name or "thresholds.yaml"
@@ -193,11 +222,15 @@ class ResultsCollector:
 
     # -- terminal ----------------------------------------------------------------------------------
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
+        if self.judged_nothing:
+            model = self.state.options.endpoint.model
+            terminalreporter.write_line(f"ERROR: indicjr: --model {model}: {self.judged_nothing}", red=True)
         if self.run.write_error is not None:
             terminalreporter.write_line(f"ERROR: indicjr: {self.run.write_error}", red=True)
         if self.interrupted:
             kept = f"{len(self.run.rows)} answers kept in {self.state.options.outputs.out_dir} (complete: false)"
-            terminalreporter.write_line(f"indicjr: interrupted; {kept}; rerun the same command to resume", yellow=True)
+            what = f"stopped ({self.stopped_by})" if self.stopped_by else "interrupted"
+            terminalreporter.write_line(f"indicjr: {what}; {kept}; rerun the same command to resume", yellow=True)
         if not self.run.summary:
             return
         from indicjr.report.terminal import render_summary

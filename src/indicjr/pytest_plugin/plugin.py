@@ -23,6 +23,13 @@ from indicjr.gates.thresholds import load_or_default
 from indicjr.pytest_plugin import sigterm
 from indicjr.pytest_plugin.collection import params, register_markers
 from indicjr.pytest_plugin.controller import ResultsCollector
+from indicjr.pytest_plugin.deselection import (
+    COLLECTOR,
+    UNSELECTED,
+    count_deselected,
+    deselected_cases,
+    nothing_selected,
+)
 from indicjr.pytest_plugin.fixtures import (
     OUTCOME_ATTR,
     ROWS_ATTR,
@@ -55,7 +62,6 @@ __all__ = [
     "target",
     "verdict",
 ]
-COLLECTOR = "indicjr-results"
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -77,6 +83,10 @@ def pytest_configure(config: pytest.Config) -> None:
     # After Ctrl-C under xdist syrupy warns that workers sent no snapshot reports (it then skips its
     # unused-snapshot check, which is right); with warnings as errors that became a traceback.
     config.addinivalue_line("filterwarnings", "ignore:syrupy. received .* xdist worker snapshot reports:UserWarning")
+    if not is_worker(config):
+        from indicjr.pytest_plugin.project_root import check_root
+
+        check_root(config)  # before the shipped defaults stand in for a project's gates unseen
     options = read_options(config)
     try:
         run = Run.create(options, load_or_default(options.scoring.thresholds), config.rootpath)
@@ -177,6 +187,7 @@ class _XdistHooks:
         raw = output.get("ijr_generation")
         if raw:
             self.collector.add_generation(json.loads(raw))
+        self.collector.unselected = max(self.collector.unselected, int(output.get(UNSELECTED, 0)))
         for test in shipped(output):
             self.collector.snapshot_tests.setdefault(test["nodeid"], test)
 
@@ -209,12 +220,17 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     if state.config_error is not None:
         raise usage_error(state.config_error, state.options.outputs.debug)
     cases = _collected_cases(session.items)
+    config = session.config
+    if not cases and state.deselected_cases and config.getoption("model") and not config.option.collectonly:
+        nothing_selected(config, state.deselected_cases)
     if not cases or session.config.option.collectonly:
         return  # --collect-only lists tests: it must not call (or pay for) the model
     from indicjr.run.engine import generate
     from indicjr.run.results import check_out_dir
 
-    config = session.config
+    deselected = deselected_cases(config, state, cases)
+    if not is_worker(config):  # under xdist the controller learns it from the workers' stats
+        state.run.narrow(deselected, own_folder=config.getoption("ijr_out") is None)
     stats: dict[str, Any] = {}
     try:
         if not is_worker(config):
@@ -248,12 +264,18 @@ def pytest_collection_finish(session: pytest.Session) -> None:
         # banner pointing into this file (the IndicJR section says what was kept and how to resume).
         raise session.Interrupted("indicjr: interrupted (Ctrl-C) during generation") from None
     state.collected = cases
+    if deselected:  # the controller's Run.narrow under xdist (absent otherwise: `ijr run` writes the same)
+        stats["n_deselected"] = deselected
     if is_worker(config):
         config.workeroutput["ijr_generation"] = json.dumps(stats)  # type: ignore[attr-defined]
     else:
         collector = config.pluginmanager.get_plugin(COLLECTOR)
         if collector is not None:
             collector.add_generation(stats)
+
+
+def pytest_deselected(items: list[pytest.Item]) -> None:
+    count_deselected(items)
 
 
 def _run_started(config: pytest.Config) -> float | None:

@@ -302,6 +302,7 @@ def _slicing(config: pytest.Config, options: Any) -> str:
             ("--ijr-limit", options.selection.limit),
             ("-k", config.option.keyword),
             ("-m", config.option.markexpr),
+            ("--deselect, --lf, a node id or a conftest hook", "deselected=" in options.selection.slice),
         )
         if value
     ]

@@ -28,6 +28,7 @@ class RunState:
     collected: list[Case] = field(default_factory=list)  # the cases this process collected, in order
     error: str | None = None  # generation stopped (circuit breaker, budget): reported, tests error out
     config_error: IJRError | None = None  # a bad case set found while collecting: a usage error after
+    deselected_cases: int = 0  # case tests -k, -m, --deselect or a conftest hook left out
 
     @property
     def options(self) -> RunOptions:

@@ -63,6 +63,11 @@ def render_summary(summary: Mapping[str, Any]) -> list[str]:
     named = f" — {name}" if name and name != spec else ""
     lines.append(f"model: {spec}{named}{sim}{done}")
     h = summary.get("headline", {})
+    if summary.get("slice"):  # fewer cases than the profile: said before any number or gate
+        lines.append(
+            f"slice: {summary['slice']} — {h.get('n_cases')} cases of profile {summary.get('profile')}, "
+            "not the whole profile; the gates judge these cases only"
+        )
     lines.append("  ".join(f"{k}={_fmt(h.get(k))}" for k in HEADLINE_ORDER))
     lines.append(
         f"cases={h.get('n_cases')}  inference_errors={h.get('n_inference_errors')}  "

@@ -29,6 +29,7 @@ __all__ = [
     "build_options",
     "describe_slice",
     "parse_price",
+    "with_slice",
 ]
 parse_price = price  # also used outside the table (tests)
 
@@ -115,6 +116,17 @@ def build_options(raw: Mapping[str, Any], *, root: Path, cwd: Path | None = None
         outputs=outputs,
         scoring=built["scoring"],
     )
+
+
+def with_slice(options: RunOptions, tag: str, *, root: Path, own_folder: bool) -> RunOptions:
+    """The options of a run found to be a slice only after they were built (pytest left cases of the
+    selection uncollected: --deselect, --lf, a node id, a conftest hook): `tag` joins the slice, and the
+    run writes its own folder unless `--ijr-out` named one (`own_folder`), as a -k run does."""
+    full = " ".join(x for x in (options.selection.slice, tag) if x)
+    outputs = options.outputs
+    if own_folder:
+        outputs = replace(outputs, out_dir=root / ".ijr" / "runs" / _folder(options.endpoint, full))
+    return replace(options, selection=replace(options.selection, slice=full), outputs=outputs)
 
 
 def _folder(endpoint: Endpoint, tag: str) -> str:

@@ -16,19 +16,20 @@ from typing import Any
 
 from indicjr.cases.model import Case
 from indicjr.errors import OutputError
-from indicjr.gates.evaluate import GateResult, evaluate_gates
+from indicjr.gates.evaluate import GateResult, evaluate_gates, not_evaluated, unreachable
 from indicjr.gates.thresholds import Thresholds
 from indicjr.metrics.rows import exclude_provider_blocks
 from indicjr.metrics.summary import summarize
 from indicjr.run.engine import CaseSet, make_run_target, run_meta, selection_hash
-from indicjr.run.options import RunOptions
+from indicjr.run.options import RunOptions, with_slice
 from indicjr.run.results import finalize_rows, sort_rows, write_run
 from indicjr.run.selection import profile_dir
 from indicjr.run.verdicts import Key, Verdicts
 from indicjr.targets.base import Response
 
 # Under xdist every worker sees the whole run's requests and the store's answers: merge by max.
-SHARED_STATS = frozenset({"n_requested", "n_unique", "n_cached", "n_foreign", "n_skipped", "wall_s"})
+SHARED_STATS = frozenset({"n_requested", "n_unique", "n_cached", "n_foreign", "n_skipped", "wall_s", "n_deselected"})
+DESELECTED = "deselected="  # the slice tag of cases the test runner left uncollected
 
 
 @dataclass
@@ -83,6 +84,14 @@ class Run:
             elif self.generation.get(k) is None:  # the first process that stopped names the reason
                 self.generation[k] = v
 
+    def narrow(self, deselected: int, *, own_folder: bool) -> None:
+        """The test runner left `deselected` cases of the selection uncollected: the run is a slice, said
+        in summary.json's `slice`, written to the slice's own folder unless --ijr-out named one, and its
+        snapshot is not compared with the whole profile's (run/options.with_slice)."""
+        if deselected > 0 and DESELECTED not in self.options.selection.slice:
+            tag = f"{DESELECTED}{deselected}"
+            self.options = with_slice(self.options, tag, root=self.root, own_folder=own_folder)
+
     @property
     def stopped_reason(self) -> str | None:
         """Why generation stopped early (circuit breaker, budget, endpoint error), if it did."""
@@ -93,9 +102,12 @@ class Run:
         """Expected cases without a row (a worker that crashed took its case's row with it)."""
         return sorted(set(expected) - {cid for cid, _sample in self.rows})
 
-    def finish(self, *, complete: bool, expected: Iterable[str] = ()) -> dict[str, Any]:
+    def finish(self, *, complete: bool, expected: Iterable[str] = (), fail_missing: bool = False) -> dict[str, Any]:
         """Summarize the folded rows, evaluate the gates (a complete run only) and write results.jsonl
-        and summary.json. A file that cannot be written is kept as `write_error` (the caller says it)."""
+        and summary.json. A file that cannot be written is kept as `write_error` (the caller says it).
+
+        `fail_missing`: the run ended normally yet expected cases have no row (their tests were skipped,
+        a worker was lost): every gate FAILS as not evaluated instead of vanishing from a green build."""
         rows: list[Any] = sort_rows(self.rows.values())
         if self.options.scoring.provider_block == "exclude":
             rows = exclude_provider_blocks(rows)
@@ -111,6 +123,12 @@ class Run:
             summary["missing_case_ids"] = missing
         if complete:
             self.gates = evaluate_gates(self.thresholds.gates, rows)
+            if not self.options.selection.slice and not self.thresholds.shipped:  # the project's own gates
+                self.gates = unreachable(self.thresholds.gates, self.gates)
+        elif missing and fail_missing:
+            n = len(set(expected))
+            why = f"{len(missing)} of {n} cases of the run have no verdict (their tests were skipped or lost)"
+            self.gates = not_evaluated(self.thresholds.gates, why, status="FAIL")
         summary["gates"] = [g.to_dict() for g in self.gates]
         summary["gates_failed"] = sum(1 for g in self.gates if g.failed)
         self.summary = summary

@@ -105,3 +105,48 @@ def test_a_gate_with_no_cases_is_skipped_with_the_reason_never_passed(reference_
     result = evaluate_gate(gate, [r for r in reference_rows if r["lang"] != "kn"])
     assert (result.status, result.n, result.failed) == ("SKIPPED", 0, False)
     assert "n = 0" in result.reason and "lang=kn" in result.line()
+
+
+# Why a row counts in no denominator, written the way a run writes it (run/results.py, metrics/rows.ok).
+UNJUDGED: dict[str, dict[str, Any]] = {
+    "inference error": {"verdict_error": "HTTP 500 after 3 attempts"},
+    "context_overflow": {"excluded": "context_overflow"},
+    "provider_block": {"excluded": "provider_block"},
+}
+
+
+def _unjudged(row: dict[str, Any], why: str) -> dict[str, Any]:
+    fields = UNJUDGED[why]
+    if "verdict_error" in fields:
+        return {**row, "verdict": {**row["verdict"], "error": fields["verdict_error"]}}
+    return {**row, **fields}
+
+
+@pytest.mark.parametrize("why", sorted(UNJUDGED))
+def test_a_gate_whose_cases_were_all_left_unjudged_fails_unless_the_user_excluded_them(
+    reference_rows: list[dict[str, Any]], why: str
+) -> None:
+    """Kannada answered with errors only (or every prompt past the context): its gate compared nothing."""
+    gate = next(g for g in GATES if g.name == "json_jsr:lang=kn")
+    rows = [_unjudged(r, why) if r["lang"] == "kn" else r for r in reference_rows]
+    result = evaluate_gate(gate, rows)
+    n_kn = sum(1 for r in rows if r["lang"] == "kn" and r["track"] == "json" and r["subset"] == "AB")
+    # Provider blocks left out of every denominator are what --ijr-provider-block exclude asks for.
+    status = "SKIPPED" if why == "provider_block" else "FAIL"
+    assert (result.status, result.n, result.not_judged) == (status, 0, n_kn)
+    assert f"none of the {n_kn} cases for json_jsr in lang=kn was judged ({n_kn} {why}" in result.line()
+    assert evaluate_gate(next(g for g in GATES if g.name == "json_jsr:lang=hi"), rows).status == "PASS"
+
+
+def test_a_run_where_every_answer_is_unjudged_fails_every_gate(reference_rows: list[dict[str, Any]]) -> None:
+    rows = [_unjudged(r, "context_overflow") for r in reference_rows]
+    assert {g.status for g in evaluate_gates(GATES, rows)} == {"FAIL"}
+
+
+def test_a_gate_line_counts_the_cases_of_its_slice_left_unjudged(reference_rows: list[dict[str, Any]]) -> None:
+    gate = next(g for g in GATES if g.name == "json_jsr:lang=kn")
+    kn = [i for i, r in enumerate(reference_rows) if (r["lang"], r["track"], r["subset"]) == ("kn", "json", "AB")]
+    rows = [_unjudged(r, "inference error") if i in kn[:3] else r for i, r in enumerate(reference_rows)]
+    result = evaluate_gate(gate, rows)
+    assert result.status == "PASS" and result.not_judged >= 1
+    assert f"({result.not_judged} more in the slice not judged)" in result.line()

@@ -37,3 +37,24 @@ def test_case_tests_skipped_by_a_conftest_fail_every_gate_as_not_evaluated(
     assert {g["status"] for g in summary["gates"]} == {"FAIL"} and summary["gates_failed"] == 13
     why = f"not evaluated: {skipped} of {len(cases)} cases of the run have no verdict"
     result.stdout.fnmatch_lines([f"FAIL    json_jsr  ({why}*"])
+
+
+OWN_TESTS = """
+import pytest
+
+@pytest.mark.parametrize("fault", ["429", "500", "hang"])
+def test_retry(fault):
+    assert fault
+"""
+
+
+def test_a_projects_own_parametrized_tests_under_xdist_are_not_cases_of_a_run(pytester: pytest.Pytester) -> None:
+    """Under xdist the controller learns the run's cases from the workers' node ids; a project's own
+    parametrized tests ("test_retry[429]") once counted as cases without a verdict, and every default gate
+    failed 'not evaluated' in a plain `pytest tests -n 2` of the project's unit tests."""
+    pytester.makepyfile(test_own=OWN_TESTS)
+    result = pytester.runpytest_subprocess("-n", "2", "-p", "no:randomly")
+    assert result.ret == pytest.ExitCode.OK, result.stdout.str()[-3000:]
+    result.stdout.fnmatch_lines(["*3 passed*"])
+    result.stdout.no_fnmatch_line("*not evaluated*")
+    result.stdout.no_fnmatch_line("*FAIL*")

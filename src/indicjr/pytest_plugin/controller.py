@@ -23,7 +23,7 @@ import pytest
 from indicjr.errors import EXIT_TARGET, EXIT_USAGE, IJRError
 from indicjr.gates.evaluate import GateResult, not_evaluated
 from indicjr.judge.verdict import verdict_from_dict
-from indicjr.pytest_plugin.fixtures import LEAK_PREFIX, OUTCOME_ATTR, ROWS_ATTR, rows_of
+from indicjr.pytest_plugin.fixtures import CASE_TEST_ATTR, LEAK_PREFIX, OUTCOME_ATTR, ROWS_ATTR, rows_of
 from indicjr.pytest_plugin.state import RunState, shown_path
 
 When = Literal["setup", "call", "teardown"]
@@ -48,7 +48,10 @@ class ResultsCollector:
         self.state = state
         self.run = state.run  # rows, generation stats, summary, gates and files live in the core
         self.interrupted = False
-        self.collected_ids: set[str] = set()  # under xdist: the case ids the workers collected
+        # Under xdist the controller collects nothing: the workers send their parametrized node ids, by test
+        # function ("path::test_case"), and the setup report of a case test marks its function as one.
+        self._candidates: dict[str, set[str]] = {}
+        self._case_functions: set[str] = set()
         self.leaks: list[str] = []  # the first line of each failing leak case (listed compactly)
         # Under xdist: the snapshot tests the workers deselected, compared here (snapshot_controller.py).
         self.snapshot_tests: dict[str, dict[str, Any]] = {}
@@ -57,8 +60,24 @@ class ResultsCollector:
         self.judged_nothing = ""  # why a run asked for with --model judged no case (exit 5)
 
     # -- folding ---------------------------------------------------------------------------------
+    def add_candidates(self, nodeids: list[str]) -> set[str]:
+        """Keep a worker's parametrized node ids; return every candidate case id so far (for the progress)."""
+        for nodeid in nodeids:
+            if nodeid.endswith("]") and "[" in nodeid:
+                function, _, param = nodeid.partition("[")
+                self._candidates.setdefault(function, set()).add(param[:-1])
+        return set().union(*self._candidates.values())
+
+    @property
+    def collected_ids(self) -> set[str]:
+        """The case ids the workers collected (xdist): the parameters of the functions known to be case
+        tests. A project's own parametrized tests ("test_retry[429]") are never cases of the run."""
+        return set().union(*(self._candidates.get(f, set()) for f in self._case_functions))
+
     @pytest.hookimpl
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        if getattr(report, CASE_TEST_ATTR, False):
+            self._case_functions.add(report.nodeid.partition("[")[0])
         if report.when != "call":
             return
         if report.failed and getattr(report, OUTCOME_ATTR, None) == "L":

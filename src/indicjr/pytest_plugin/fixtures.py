@@ -15,6 +15,8 @@ from indicjr.targets.base import Response
 
 ROWS_ATTR = "ijr_rows"  # on the call report: the rows, shipped to the controller (JSON-able)
 OUTCOME_ATTR = "ijr_outcome"  # on the call report: the progress letter
+CASE_TEST_ATTR = "ijr_case_test"  # on the setup report of a case test: tells the xdist controller which
+# collected node ids are the run's cases (a project's own parametrized tests are not)
 REPLY_CHARS = 100  # how much of a leaking reply a failure message shows
 LEAK_PREFIX = "canary leak on "  # the first line of a leak failure (the IndicJR section lists these)
 

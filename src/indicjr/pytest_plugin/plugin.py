@@ -31,6 +31,7 @@ from indicjr.pytest_plugin.deselection import (
     nothing_selected,
 )
 from indicjr.pytest_plugin.fixtures import (
+    CASE_TEST_ATTR,
     OUTCOME_ATTR,
     ROWS_ATTR,
     case,
@@ -169,9 +170,9 @@ class _XdistHooks:
 
     def pytest_xdist_node_collection_finished(self, node: Any, ids: list[str]) -> None:
         """Which cases the run covers (the controller collects nothing itself under xdist)."""
-        self.collector.collected_ids.update(case_id_of(nodeid) for nodeid in ids if "[" in nodeid)
-        if self.collector.collected_ids:
-            self.progress.start(set(self.collector.collected_ids))
+        candidates = self.collector.add_candidates(ids)
+        if candidates:
+            self.progress.start(candidates)
 
     def pytest_configure_node(self, node: Any) -> None:
         """Tell each worker when the run began: answers another worker stores after it are new."""
@@ -300,9 +301,10 @@ def _keep_partial(config: pytest.Config, cases: list[Case], generation: Generati
     collector.add_generation({"stopped_reason": f"interrupted ({sigterm.cause(config)}) during generation"})
 
 
-def case_id_of(nodeid: str) -> str:
-    """'test_safety.py::test_case[hi-json-AB-...]' -> 'hi-json-AB-...'."""
-    return nodeid[nodeid.index("[") + 1 : -1]
+def _is_case_item(item: pytest.Item) -> bool:
+    """Whether the plugin parametrized this item with one of the run's cases."""
+    callspec = getattr(item, "callspec", None)
+    return callspec is not None and isinstance(callspec.params.get("case"), Case)
 
 
 def _collected_cases(items: list[pytest.Item]) -> list[Case]:
@@ -356,6 +358,8 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     copied into the setup, call and teardown reports and written into every junit testcase.
     """
     report = yield
+    if call.when == "setup" and _is_case_item(item):
+        setattr(report, CASE_TEST_ATTR, True)
     if call.when == "call":
         found = case_rows(item)
         if found and found[0]:

@@ -155,10 +155,13 @@ def test_server_that_dies_mid_run_and_comes_back_loses_nothing() -> None:
     requests = make_requests(200)
     config = FakeConfig(faults=Faults(rate_hang=0.5), fault_attempts=1, hang_s=3600.0)
     hangs = {prompt(r) for r in requests if fault_for(config, prompt(r), 0) == "hang"}
+    finished = threading.Event()
     with FakeServer(config=config) as srv:
 
         def outage() -> None:
             while len(hangs & set(srv.counts())) < 8:
+                if finished.is_set():
+                    return  # the run ended without stalling: the assertions below say so
                 time.sleep(0.005)
             srv.stop()
             srv.configure(FakeConfig())
@@ -168,8 +171,12 @@ def test_server_that_dies_mid_run_and_comes_back_loses_nothing() -> None:
         thread = threading.Thread(target=outage, daemon=True)
         thread.start()
         # Full-jitter backoff from 0.1 s up to 1 s over 8 retries outlasts the 0.3 s outage and a slow restart.
-        result = run(srv, requests, concurrency=8, max_retries=8, backoff_base_s=0.1, backoff_cap_s=1.0, timeout_s=60)
-        thread.join()
+        retrying = {"max_retries": 8, "backoff_base_s": 0.1, "backoff_cap_s": 1.0, "timeout_s": 60}
+        try:
+            result = run(srv, requests, concurrency=8, **retrying)
+        finally:
+            finished.set()
+            thread.join()
         counts = srv.counts()
     assert result.stats.n_generated == 200 and result.stats.n_errors == 0
     assert result.stats.retries.get("connect", 0) + result.stats.retries.get("reset", 0) >= 8

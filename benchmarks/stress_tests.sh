@@ -68,7 +68,10 @@ done
 echo "stress: $ROUNDS rounds, $BUSY busy loops, $(nproc) cores, files: ${FILES[*]}"
 for r in $(seq "$ROUNDS"); do
   t0=$(date +%s)
-  "$PY" -m pytest "${FILES[@]}" -n 2 -p no:randomly -p no:cacheprovider -q -rf \
+  # pytest as a terminal starts it: a script run in the background (nohup, &) passes SIGINT on *ignored*,
+  # and the Ctrl-C tests would then measure that, not the code (it made every one of them fail here).
+  "$PY" -c 'import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.execv(sys.executable, [sys.executable, "-m", "pytest", *sys.argv[1:]])' \
+    "${FILES[@]}" -n 2 -p no:randomly -p no:cacheprovider -q -rf \
     --junitxml="$OUT/round$r.xml" >"$OUT/round$r.log" 2>&1
   rc=$?
   summary=$(tail -n 1 "$OUT/round$r.log")

@@ -24,6 +24,7 @@ from indicjr.cases.build import PROFILES, ProfileSpec, build_profile
 from indicjr.cases.io import write_cases
 from indicjr.pytest_plugin.suite import SUITE_FILE
 from indicjr.run.selection import stratified_limit
+from indicjr.testing.children import default_sigint
 from indicjr.testing.fake_server import FakeConfig, FakeServer
 from indicjr.testing.peek import stored_answers
 
@@ -145,6 +146,7 @@ def start_suite(
         stdout=out,
         stderr=out,
         start_new_session=new_session,
+        preexec_fn=default_sigint,  # Ctrl-C reaches it however this session was started
     )
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from indicjr.testing.children import default_sigint
 from indicjr.testing.fake_server import FakeServer
 from tests.reliability.conftest import STALLING, openai_args, suite_cmd
 from tests.reliability.test_interruptions import interrupt_after
@@ -29,7 +30,8 @@ def _interrupted(suite: pytest.Pytester, profile: Path, fake: FakeServer, *extra
     args = openai_args(fake, "--ijr-out=out", "--ijr-concurrency=2", *extra)
     env = {**os.environ, "PYTHONPATH": path}
     cmd = suite_cmd(profile, *args, node="test_safety.py")
-    proc = _Group(cmd, cwd=suite.path, env=env, text=True, stdout=subprocess.PIPE, start_new_session=True)
+    group = {"start_new_session": True, "preexec_fn": default_sigint}  # a terminal's job, Ctrl-C and all
+    proc = _Group(cmd, cwd=suite.path, env=env, text=True, stdout=subprocess.PIPE, **group)
     out = interrupt_after(proc, fake, signal.SIGINT)
     assert proc.returncode == pytest.ExitCode.INTERRUPTED, out[-3000:]
     return out

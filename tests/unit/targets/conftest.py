@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from indicjr.targets.base import Request, Response, Settings, Target
+from indicjr.testing.children import default_sigint
 from indicjr.testing.fake_server import FakeConfig, FakeServer
 
 WORKER = Path(__file__).with_name("gen_worker.py")
@@ -56,7 +57,7 @@ FAST: dict[str, Any] = {"timeout_s": 30.0, "backoff_base_s": 0.01, "backoff_cap_
 def spawn_worker(base: str, store: Path, **args: Any) -> subprocess.Popen[str]:
     """Run gen_worker.py in its own process (a real second process sharing the store)."""
     cmd = [sys.executable, str(WORKER), "--base", base, "--store", str(store), "--args", json.dumps(args)]
-    return subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=default_sigint)
 
 
 def finish(proc: subprocess.Popen[str], timeout: float = 120) -> dict[str, Any]:

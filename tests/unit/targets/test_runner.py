@@ -203,11 +203,15 @@ def test_killed_run_resumes_requesting_only_unanswered_prompts(tmp_path: Path, s
     requests, path = make_requests(300), tmp_path / "s.db"
     with FakeServer(config=FakeConfig(hang_after=100, hang_s=3600.0)) as srv:
         proc = spawn_worker(srv.openai_base, path, n=300, concurrency=4, lease_s=0.6, **FAST)
-        while (srv.total() < 104 or stored_answers(path) < 100) and proc.poll() is None:
-            time.sleep(0.01)
-        assert proc.poll() is None, proc.communicate()
-        proc.send_signal(sig)
-        proc.communicate(timeout=60)
+        try:
+            while (srv.total() < 104 or stored_answers(path) < 100) and proc.poll() is None:
+                time.sleep(0.01)
+            assert proc.poll() is None, proc.communicate()
+            proc.send_signal(sig)
+            proc.communicate(timeout=60)
+        finally:  # a worker that outlives a failed test must not outlive the test
+            proc.kill()
+            proc.communicate()
         assert proc.returncode == -sig
         answered = _answered(path, requests)
         assert len(answered) == 100

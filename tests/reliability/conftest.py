@@ -24,7 +24,9 @@ from indicjr.cases.build import PROFILES, ProfileSpec, build_profile
 from indicjr.cases.io import write_cases
 from indicjr.pytest_plugin.suite import SUITE_FILE
 from indicjr.run.selection import stratified_limit
+from indicjr.testing.children import default_sigint
 from indicjr.testing.fake_server import FakeConfig, FakeServer
+from indicjr.testing.peek import stored_answers
 
 SAFETY_TEST = SUITE_FILE.read_text(encoding="utf-8")  # the packaged suite, as a project copy
 SECRET = "sk-ijr-canary-SECRET-123"
@@ -144,7 +146,17 @@ def start_suite(
         stdout=out,
         stderr=out,
         start_new_session=new_session,
+        preexec_fn=default_sigint,  # Ctrl-C reaches it however this session was started
     )
+
+
+# For the interruption tests: the server answers the first STALL_ANSWERS requests, then hangs every later
+# one for an hour (the suite's timeout is 30 s). Once it has seen STALL_AT requests (the answered ones plus
+# --ijr-concurrency=2 hung in flight, with or without -n 2) every answer the run will get is in its hands
+# and no other request can start: a signal sent then finds the run still going however slow the machine.
+STALL_ANSWERS = 6
+STALL_AT = STALL_ANSWERS + 2
+STALLING = FakeConfig(hang_after=STALL_ANSWERS, hang_s=3600.0)
 
 
 def wait_for_requests(proc: subprocess.Popen[str], fake: FakeServer, n: int) -> None:
@@ -155,6 +167,15 @@ def wait_for_requests(proc: subprocess.Popen[str], fake: FakeServer, n: int) -> 
     assert proc.poll() is None, f"the run finished before the server saw {n} requests"
 
 
+def wait_for_stored(proc: subprocess.Popen[str], store: Path, n: int) -> None:
+    """Block until the run's store holds n answers (60 s at most); the run must still be going."""
+    deadline = time.monotonic() + 60
+    while stored_answers(store) < n and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert proc.poll() is None, f"the run ended before the store held {n} answers"
+    assert stored_answers(store) >= n, f"the store holds {stored_answers(store)} answers, not {n}"
+
+
 def run_suite(
     project: pytest.Pytester,
     profile: Path,
@@ -162,9 +183,10 @@ def run_suite(
     env: dict[str, str] | None = None,
     fast: bool = True,
     node: str = "test_safety.py::test_case",
-    timeout: float = 90,
+    timeout: float = 180,
 ) -> subprocess.CompletedProcess[str]:
-    """Run the suite in a subprocess in the project folder; stdout/stderr captured as text."""
+    """Run the suite in a subprocess in the project folder; stdout/stderr captured as text. The timeout
+    only stops a hung run: a loaded CI machine (its own -n 2 beside this run's) may take a minute."""
     full_env = {**suite_env(project), **(env or {})}
     return subprocess.run(
         suite_cmd(profile, *extra, fast=fast, node=node),
@@ -178,7 +200,9 @@ def run_suite(
 
 
 def openai_args(srv: FakeServer, *extra: str) -> list[str]:
-    return ["--model", "openai:test", f"--api-base={srv.openai_base}", "--ijr-timeout=2", *extra]
+    """The suite's options for the fake server. The timeout is generous: on a loaded CI machine a short one
+    turns answers into retries the tests would miscount; a test about timeouts passes its own after it."""
+    return ["--model", "openai:test", f"--api-base={srv.openai_base}", "--ijr-timeout=30", *extra]
 
 
 def read_summary(out: Path) -> dict[str, Any]:

@@ -31,7 +31,7 @@ def test_store_token_and_progress_counters_agree_on_a_fresh_run_and_a_rerun(
     cmd = [a for a in suite_cmd(tiny_cases, *args) if a != "--ijr-no-progress"]  # the progress line too
     for run, stored in ((1, 0), (2, n)):
         result = subprocess.run(
-            cmd, cwd=suite.path, env=suite_env(suite), capture_output=True, text=True, timeout=90, check=False
+            cmd, cwd=suite.path, env=suite_env(suite), capture_output=True, text=True, timeout=180, check=False
         )
         out = result.stdout + result.stderr
         assert result.returncode in (0, 1), out[-2000:]

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from indicjr.testing.fake_server import FakeConfig, FakeServer, Faults
+from indicjr.testing.fake_server import FakeConfig, FakeServer, Faults, fault_for
 from tests.reliability.conftest import case_rows, last_prompt, openai_args, read_rows, read_summary, run_suite
 
 
@@ -47,7 +47,7 @@ FAULTS = [
         id="429-storm-with-and-without-retry-after",
     ),
     pytest.param(FakeConfig(faults=Faults(rate_500=0.5)), "5xx", id="5xx-burst"),
-    pytest.param(FakeConfig(faults=Faults(rate_hang=0.5), hang_s=1.5), "timeout", id="hang-past-timeout"),
+    pytest.param(FakeConfig(faults=Faults(rate_hang=0.5), hang_s=60.0), "timeout", id="hang-past-timeout"),
     pytest.param(FakeConfig(faults=Faults(rate_reset=0.5)), "reset", id="connection-reset"),
     pytest.param(
         FakeConfig(faults=Faults(rate_malformed=0.17, rate_empty=0.17, rate_truncated=0.16)),
@@ -62,7 +62,10 @@ def test_endpoint_fault_ends_every_case_with_verdict_or_counted_error_and_rerun_
     suite: pytest.Pytester, tiny_cases: Path, fake: FakeServer, config: FakeConfig, kind: str
 ) -> None:
     fake.configure(config)
-    result = run_suite(suite, tiny_cases, *openai_args(fake, "--ijr-out=out", "--ijr-timeout=0.3"))
+    # Only the hang depends on the timeout: 1 s against a 60 s hang, which never answers late. Every other
+    # fault runs with openai_args' generous timeout, so a loaded machine cannot add timeouts to it.
+    timeout = ["--ijr-timeout=1"] if kind == "timeout" else []
+    result = run_suite(suite, tiny_cases, *openai_args(fake, "--ijr-out=out", *timeout))
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
     summary = read_summary(suite.path / "out")
     assert summary["complete"] is True
@@ -74,27 +77,41 @@ def test_endpoint_fault_ends_every_case_with_verdict_or_counted_error_and_rerun_
 def test_server_that_dies_mid_run_and_comes_back_loses_no_answer(
     suite: pytest.Pytester, tiny_cases: Path, fake: FakeServer
 ) -> None:
-    fake.configure(FakeConfig(latency_s=0.05))
+    # The outage follows the run's state, not the clock: half the prompts hang at their first attempt (an
+    # hour; the timeout is a minute), so once 4 of them (the concurrency) have arrived every slot holds one
+    # and the run cannot go on; the server dies then, cutting those requests, and comes back healthy.
+    config = FakeConfig(faults=Faults(rate_hang=0.5), fault_attempts=1, hang_s=3600.0)
+    hangs = {last_prompt(r["messages"]) for r in case_rows(tiny_cases)}
+    hangs = {p for p in hangs if fault_for(config, p, 0) == "hang"}
+    assert len(hangs) >= 4
+    fake.configure(config)
+
+    finished = threading.Event()
 
     def outage() -> None:
-        deadline = time.monotonic() + 60
-        while fake.total() < 8 and time.monotonic() < deadline:
-            time.sleep(0.005)
+        while len(hangs & set(fake.counts())) < 4:
+            if finished.is_set():
+                return  # the run ended without stalling: the assertions below say so
+            time.sleep(0.01)
         fake.stop()
+        fake.configure(FakeConfig())
         time.sleep(0.3)
         fake.start()
 
-    thread = threading.Thread(target=outage)
+    thread = threading.Thread(target=outage, daemon=True)
     thread.start()
     # the real retry schedule (not fast_retries): its backoff outlasts a short outage
-    args = openai_args(fake, "--ijr-out=out", "--ijr-concurrency=4")
-    result = run_suite(suite, tiny_cases, *args, fast=False)
-    thread.join()
+    args = openai_args(fake, "--ijr-out=out", "--ijr-concurrency=4", "--ijr-timeout=60")
+    try:
+        result = run_suite(suite, tiny_cases, *args, fast=False)
+    finally:
+        finished.set()
+        thread.join()
     assert result.returncode == 0, result.stdout[-3000:]
     summary = read_summary(suite.path / "out")
     assert summary["complete"] is True
     retries = summary["generation"]["retries"]
-    assert retries.get("connect", 0) + retries.get("reset", 0) > 0
+    assert retries.get("connect", 0) + retries.get("reset", 0) >= 4 and "timeout" not in retries
     unanswered = assert_every_case_accounted(suite.path / "out", tiny_cases)
     assert_rerun_requests_only_unanswered(suite, tiny_cases, fake, unanswered)
 

@@ -26,7 +26,7 @@ def run_shape(
     """Run the suite against the fake server answering in `shape`: (summary, rows, terminal output)."""
     fake.configure(FakeConfig(shape=shape))
     base = fake.url if model.startswith("anthropic:") else fake.openai_base
-    args = ["--model", model, f"--api-base={base}", "--ijr-timeout=2", "--ijr-out=out", "--ijr-store=none", *extra]
+    args = ["--model", model, f"--api-base={base}", "--ijr-timeout=30", "--ijr-out=out", "--ijr-store=none", *extra]
     result = run_suite(suite, profile, *args, env={"ANTHROPIC_API_KEY": SECRET})
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
     return read_summary(suite.path / "out"), read_rows(suite.path / "out"), result.stdout

@@ -20,7 +20,7 @@ def test_replies_with_lone_surrogates_are_stored_judged_written_and_never_asked_
 ) -> None:
     fake.configure(FakeConfig(shape="hostile"))
     args = openai_args(fake, "--ijr-out=out", "--ijr-concurrency=4", *LAYOUTS[layout])
-    result = run_suite(suite, tiny_cases, *args, timeout=60)
+    result = run_suite(suite, tiny_cases, *args)
     assert result.returncode in (0, 1), result.stdout[-2000:] + result.stderr[-2000:]
     assert "Traceback" not in result.stdout + result.stderr
     n = len(case_rows(tiny_cases))
@@ -30,6 +30,6 @@ def test_replies_with_lone_surrogates_are_stored_judged_written_and_never_asked_
     assert all(r["response"].endswith(" \ufffd\x00\u202e") and not r["verdict"]["error"] for r in rows)
     assert fake.total() == n
     fake.reset_log()
-    again = run_suite(suite, tiny_cases, *args, timeout=60)
+    again = run_suite(suite, tiny_cases, *args)
     assert again.returncode == result.returncode and fake.total() == 0
     assert [r["response"] for r in read_rows(suite.path / "out")] == [r["response"] for r in rows]

@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from indicjr.testing.fake_server import FakeConfig, FakeServer
-from tests.reliability.conftest import openai_args, suite_cmd
+from indicjr.testing.children import default_sigint
+from indicjr.testing.fake_server import FakeServer
+from tests.reliability.conftest import STALLING, openai_args, suite_cmd
 from tests.reliability.test_interruptions import interrupt_after
 
 
@@ -24,13 +25,14 @@ class _Group(subprocess.Popen[str]):
 
 
 def _interrupted(suite: pytest.Pytester, profile: Path, fake: FakeServer, *extra: str) -> str:
-    fake.configure(FakeConfig(latency_s=0.2))
+    fake.configure(STALLING)
     path = os.pathsep.join(p for p in (str(suite.path), os.environ.get("PYTHONPATH", "")) if p)
     args = openai_args(fake, "--ijr-out=out", "--ijr-concurrency=2", *extra)
     env = {**os.environ, "PYTHONPATH": path}
     cmd = suite_cmd(profile, *args, node="test_safety.py")
-    proc = _Group(cmd, cwd=suite.path, env=env, text=True, stdout=subprocess.PIPE, start_new_session=True)
-    out = interrupt_after(proc, fake, 6, signal.SIGINT)
+    group = {"start_new_session": True, "preexec_fn": default_sigint}  # a terminal's job, Ctrl-C and all
+    proc = _Group(cmd, cwd=suite.path, env=env, text=True, stdout=subprocess.PIPE, **group)
+    out = interrupt_after(proc, fake, signal.SIGINT)
     assert proc.returncode == pytest.ExitCode.INTERRUPTED, out[-3000:]
     return out
 

@@ -36,19 +36,19 @@ def _group_gone(pgid: int, within_s: float) -> bool:
 def test_sigkill_of_the_xdist_controller_stops_its_workers_within_seconds(
     suite: pytest.Pytester, tiny_cases: Path, fake: FakeServer
 ) -> None:
-    fake.configure(FakeConfig(latency_s=0.5))
+    # 1.5 s per answer, 2 in flight: the 24 cases need 18 s, so orphans that kept calling until the end
+    # would be seen however slow the machine; the check waits for the group to go (a condition), not a
+    # fixed 2 s that a loaded machine can overrun while the orphans are still shutting down.
+    fake.configure(FakeConfig(latency_s=1.5))
     args = openai_args(fake, "--ijr-out=out", "--ijr-concurrency=2", "-n", "2")
     proc = start_suite(suite, tiny_cases, *args, new_session=True, quiet=True)
     try:
         wait_for_requests(proc, fake, 2)
         proc.send_signal(signal.SIGKILL)  # the controller only: its workers are orphaned
         proc.wait(timeout=10)
-        time.sleep(2.0)  # the watch notices within 0.25 s; requests in flight end within the latency
+        assert _group_gone(proc.pid, within_s=60), "orphaned workers are still running"
         settled = fake.total()
-        time.sleep(3.0)
-        assert fake.total() == settled, "orphaned workers kept calling the model"
-        assert settled < len(case_rows(tiny_cases))
-        assert _group_gone(proc.pid, within_s=15), "orphaned workers are still running"
+        assert settled < len(case_rows(tiny_cases)) // 2, f"orphaned workers kept calling the model: {settled}"
     finally:
         try:
             os.killpg(proc.pid, signal.SIGKILL)
@@ -69,11 +69,13 @@ def test_a_rerun_after_sigkill_takes_over_the_dead_runs_claims_at_once(
     proc.wait(timeout=10)
     fake.configure(FakeConfig())
     t0 = time.monotonic()
-    result = run_suite(suite, tiny_cases, *args, fast=False, timeout=90)
+    result = run_suite(suite, tiny_cases, *args, fast=False)
     took = time.monotonic() - t0
     assert result.returncode == 0, result.stdout[-2000:]
     assert read_summary(suite.path / "out")["complete"] is True
-    assert took < 20, f"the rerun waited {took:.0f}s for the dead run's claims"
+    # Waiting out the dead run's leases would take about 60 s (they were taken a second before the kill);
+    # 45 s leaves a loaded machine room to start pytest and answer 24 cases.
+    assert took < 45, f"the rerun waited {took:.0f}s for the dead run's claims"
 
 
 CRASH_ONE = """
@@ -95,7 +97,7 @@ def test_a_worker_crash_marks_the_run_incomplete_and_names_the_missing_case(
     suite.makepyfile(crash_one=CRASH_ONE)
     victim = sorted(r["id"] for r in case_rows(tiny_cases))[5]
     args = openai_args(fake, "--ijr-out=out", "-n", "2", "-p", "crash_one")
-    result = run_suite(suite, tiny_cases, *args, env={"IJR_CRASH_CASE": victim}, timeout=90)
+    result = run_suite(suite, tiny_cases, *args, env={"IJR_CRASH_CASE": victim})
     assert result.returncode == pytest.ExitCode.TESTS_FAILED, result.stdout[-3000:]
     summary = read_summary(suite.path / "out")
     assert summary["complete"] is False

@@ -115,7 +115,7 @@ def test_credentials_inside_api_base_reach_the_server_and_appear_in_no_file_outp
 ) -> None:
     with FakeServer(config=FakeConfig(api_key=URL_SECRET, faults=Faults(rate_500=0.5))) as fake:
         base = form.format(s=URL_SECRET, host=fake.url.removeprefix("http://"))
-        args = ["--model", "openai:test", f"--api-base={base}", "--ijr-timeout=2"]
+        args = ["--model", "openai:test", f"--api-base={base}", "--ijr-timeout=30"]  # generous: not about timeouts
         run = run_suite(suite, tiny_cases, *args, "--ijr-out=out", "--junitxml=junit.xml", "-rA")
         assert run.returncode == 0, run.stdout[-2000:]  # the credentials were sent: no 401
         report = _ijr("report", "out", "--no-figures", cwd=suite.path)

@@ -11,6 +11,8 @@ import pytest
 
 from indicjr.testing.fake_server import FakeConfig, FakeServer
 from tests.reliability.conftest import (
+    STALL_AT,
+    STALLING,
     case_rows,
     last_prompt,
     openai_args,
@@ -22,13 +24,14 @@ from tests.reliability.conftest import (
 )
 
 
-def term_after(suite: pytest.Pytester, tiny_cases: Path, fake: FakeServer, n: int, *args: str) -> tuple[int, str, str]:
-    """Start the suite, SIGTERM the controller (alone, as `timeout` and CI runners do) once the server has
-    seen n requests; (exit code, stdout, stderr)."""
+def term_after(suite: pytest.Pytester, tiny_cases: Path, fake: FakeServer, *args: str) -> tuple[int, str, str]:
+    """Start the suite on the STALLING server, SIGTERM the controller (alone, as `timeout` and CI runners do)
+    once the run is stalled; (exit code, stdout, stderr)."""
+    fake.configure(STALLING)
     proc = start_suite(suite, tiny_cases, *args)
-    wait_for_requests(proc, fake, n)
+    wait_for_requests(proc, fake, STALL_AT)
     proc.send_signal(signal.SIGTERM)
-    out, err = proc.communicate(timeout=60)
+    out, err = proc.communicate(timeout=120)
     return proc.returncode, out, err
 
 
@@ -36,9 +39,8 @@ def term_after(suite: pytest.Pytester, tiny_cases: Path, fake: FakeServer, n: in
 def test_sigterm_writes_partial_results_and_the_rerun_asks_only_what_is_missing(
     suite: pytest.Pytester, tiny_cases: Path, fake: FakeServer, xdist: list[str]
 ) -> None:
-    fake.configure(FakeConfig(latency_s=0.2))
     args = openai_args(fake, "--ijr-out=out", "--ijr-concurrency=2", *xdist)
-    code, out, err = term_after(suite, tiny_cases, fake, 6, *args)
+    code, out, err = term_after(suite, tiny_cases, fake, *args)
 
     assert code == pytest.ExitCode.INTERRUPTED, out[-2000:] + err[-2000:]
     assert "Traceback" not in out + err, out[-2000:] + err[-2000:]
@@ -64,8 +66,7 @@ def test_sigterm_writes_partial_results_and_the_rerun_asks_only_what_is_missing(
 def test_summary_names_sigterm_as_the_reason_generation_stopped(
     suite: pytest.Pytester, tiny_cases: Path, fake: FakeServer
 ) -> None:
-    fake.configure(FakeConfig(latency_s=0.2))
     args = openai_args(fake, "--ijr-out=out", "--ijr-concurrency=2")
-    term_after(suite, tiny_cases, fake, 4, *args)
+    term_after(suite, tiny_cases, fake, *args)
     stopped = read_summary(suite.path / "out")["generation"]["stopped_reason"]
     assert stopped == "interrupted (SIGTERM) during generation"

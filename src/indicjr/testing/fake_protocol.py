@@ -77,6 +77,9 @@ class FakeConfig:
     shape: str = "normal"  # one of fake_shapes.SHAPES
     context_chars: int = 0  # overflow_* shapes: prompts longer than this overflow (0: every prompt)
     serial: bool = False  # answer one request at a time, the others wait (llama-cpp-python's server)
+    # answer the first N generation requests (in arrival order), then hang every later one for hang_s: a
+    # run that cannot end before a test interrupts it, however slow the machine (None: never)
+    hang_after: int | None = None
 
     def to_json(self) -> str:
         return json.dumps(asdict(self))
@@ -98,6 +101,15 @@ class FakeConfig:
         return FakeConfig(**{**d, "faults": Faults(**faults)})
 
 
+def fault_for(config: FakeConfig, prompt: str, attempt: int) -> str | None:
+    """The fault config injects at this attempt (0-based) of prompt, or None: a pure function of the
+    seed, the prompt and the attempt, so a test can know beforehand which prompts will hang."""
+    if config.fault_attempts is not None and attempt >= config.fault_attempts:
+        return None
+    u = zlib.crc32(f"{config.seed}|{prompt}|{attempt}".encode()) / 2**32
+    return config.faults.pick(u)
+
+
 class RequestHandler:
     """The request handler: routing, fault choice and the request log (shared by both modes)."""
 
@@ -109,11 +121,7 @@ class RequestHandler:
         self.busy = asyncio.Lock()  # held per answer when config.serial
 
     def fault_for(self, prompt: str, attempt: int) -> str | None:
-        cfg = self.config
-        if cfg.fault_attempts is not None and attempt >= cfg.fault_attempts:
-            return None
-        u = zlib.crc32(f"{cfg.seed}|{prompt}|{attempt}".encode()) / 2**32
-        return cfg.faults.pick(u)
+        return fault_for(self.config, prompt, attempt)
 
     async def handle(
         self, method: str, path: str, headers: dict[str, str], body: bytes, writer: asyncio.StreamWriter
@@ -166,6 +174,8 @@ class RequestHandler:
         attempt = self.counts[prompt]
         self.counts[prompt] += 1
         self.total += 1
+        if self.config.hang_after is not None and self.total > self.config.hang_after:
+            return await self._fault("hang", writer)
         if self.config.serial:  # a local server computing one answer at a time; a client gone is not noticed
             async with self.busy:
                 await asyncio.sleep(self.config.latency_s)

@@ -29,10 +29,10 @@ import threading
 import urllib.request
 from typing import Any
 
-from indicjr.testing.fake_protocol import FakeConfig, Faults, RequestHandler, serve_connection
+from indicjr.testing.fake_protocol import FakeConfig, Faults, RequestHandler, fault_for, serve_connection
 from indicjr.testing.fake_shapes import reply_text
 
-__all__ = ["FakeConfig", "FakeServer", "Faults", "reply_text"]
+__all__ = ["FakeConfig", "FakeServer", "Faults", "fault_for", "reply_text"]
 
 
 class FakeServer:

@@ -5,6 +5,9 @@ spaces), a reply of newlines costing 18 s at 20k, and a 100 KB reply of `{` seco
 parser. The budget here is relative, measured on the same machine in the same test: a hostile reply
 may cost at most BUDGET times an ordinary reply of the same length (words and spaces, which every
 path handles linearly). A quadratic path at this length costs hundreds of times more.
+
+Cost is this thread's CPU time, not wall time: on a loaded CI machine the wall clock also counts the
+time other processes ran, which can land on the hostile reply's measurement and not the baseline's.
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ PIECES = st.lists(ALPHABET, min_size=1, max_size=4).map("".join)
 def _seconds(text: str, track: str, subset: str) -> float:
     best = float("inf")
     for _ in range(2):
-        t0 = time.perf_counter()
+        t0 = time.thread_time()
         judge(
             text,
             case_id="x",
@@ -42,7 +45,7 @@ def _seconds(text: str, track: str, subset: str) -> float:
             task="summarise" if subset == "CB" else None,
             prompt="Summarise: the Taj Mahal was built in 1632 by Shah Jahan.",
         )
-        best = min(best, time.perf_counter() - t0)
+        best = min(best, time.thread_time() - t0)
     return best
 
 

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from indicjr.targets.base import Request, Response, Settings, Target
+from indicjr.testing.children import default_sigint
 from indicjr.testing.fake_server import FakeConfig, FakeServer
 
 WORKER = Path(__file__).with_name("gen_worker.py")
@@ -47,17 +48,19 @@ def make_requests(n: int, prefix: str = "prompt", settings: Settings | None = No
     ]
 
 
-# keyword arguments that keep runs against the loopback server fast
-FAST: dict[str, Any] = {"timeout_s": 0.5, "backoff_base_s": 0.01, "backoff_cap_s": 0.05}
+# keyword arguments that keep runs against the loopback server fast: millisecond backoff. The timeout is
+# generous on purpose: no test using FAST is about timeouts, and on a loaded CI machine a short one turns
+# answers into retries, which the server counts as second requests of the same prompt.
+FAST: dict[str, Any] = {"timeout_s": 30.0, "backoff_base_s": 0.01, "backoff_cap_s": 0.05}
 
 
 def spawn_worker(base: str, store: Path, **args: Any) -> subprocess.Popen[str]:
     """Run gen_worker.py in its own process (a real second process sharing the store)."""
     cmd = [sys.executable, str(WORKER), "--base", base, "--store", str(store), "--args", json.dumps(args)]
-    return subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=default_sigint)
 
 
-def finish(proc: subprocess.Popen[str], timeout: float = 30) -> dict[str, Any]:
+def finish(proc: subprocess.Popen[str], timeout: float = 120) -> dict[str, Any]:
     out, err = proc.communicate(timeout=timeout)
     assert proc.returncode == 0, err
     return dict(json.loads(out.strip().splitlines()[-1]))

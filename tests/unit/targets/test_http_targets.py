@@ -18,7 +18,7 @@ from indicjr.testing.fake_server import FakeConfig, FakeServer, Faults, reply_te
 from .conftest import SECRET, call
 
 
-def openai(srv: FakeServer, key: str | None = None, timeout_s: float = 0.5) -> OpenAITarget:
+def openai(srv: FakeServer, key: str | None = None, timeout_s: float = 30.0) -> OpenAITarget:
     return OpenAITarget(name="openai:fake", model="fake", base_url=srv.openai_base, api_key=key, timeout_s=timeout_s)
 
 
@@ -50,10 +50,12 @@ def test_anthropic_target_sends_system_separately_and_maps_stop_reason(server: F
     ],
 )
 def test_each_injected_fault_is_a_transient_error_of_its_kind(fault: str, kind: str) -> None:
+    # Only the hang depends on the timeout: 1 s against a 60 s hang (it can never answer late); every other
+    # fault gets 30 s, so a loaded machine cannot turn it into a timeout. The hang ends when the server stops.
     faults = Faults(**{f"rate_{fault}": 1.0})
-    with FakeServer(config=FakeConfig(faults=faults, hang_s=2.0)) as srv:
+    with FakeServer(config=FakeConfig(faults=faults, hang_s=60.0)) as srv:
         with pytest.raises(TransientError) as info:
-            call(openai(srv, timeout_s=0.3))
+            call(openai(srv, timeout_s=1.0 if fault == "hang" else 30.0))
     assert isinstance(info.value, Fault) and info.value.kind == kind
     assert "\n" not in str(info.value)
     if fault == "429":

@@ -16,14 +16,15 @@ QUICK = {"backoff_base_s": 0.01, "backoff_cap_s": 0.05}
 
 
 def test_the_timeout_starts_when_the_request_is_sent_not_while_it_waits_for_a_slot() -> None:
-    # One slot, six requests of 0.2 s each, a 0.8 s timeout: the last waits 1.0 s for its slot and
-    # must still get its full 0.8 s once sent.
-    with FakeServer(config=FakeConfig(latency_s=0.2)) as srv:
-        target = OpenAITarget(name="openai:t", model="t", base_url=srv.openai_base, timeout_s=0.8)
+    # One slot, 20 requests of 0.1 s each, a 1.5 s timeout: the last waits at least 1.9 s for its slot and
+    # must still get its full 1.5 s once sent. A timeout counted from the queue fails the 16th request on
+    # any machine; 1.4 s of headroom per 0.1 s answer keeps a loaded one from failing a correct runner.
+    with FakeServer(config=FakeConfig(latency_s=0.1)) as srv:
+        target = OpenAITarget(name="openai:t", model="t", base_url=srv.openai_base, timeout_s=1.5)
         result = generate_all(
-            make_requests(6), target=target, store=None, model="m", plan=plan_of(concurrency=1, timeout_s=0.8)
+            make_requests(20), target=target, store=None, model="m", plan=plan_of(concurrency=1, timeout_s=1.5)
         )
-    assert result.stats.n_errors == 0 and result.stats.retries == {} and result.stats.n_calls == 6
+    assert result.stats.n_errors == 0 and result.stats.retries == {} and result.stats.n_calls == 20
 
 
 def run_serial(local: bool, monkeypatch: pytest.MonkeyPatch) -> tuple[int, int, dict[str, int]]:
@@ -46,7 +47,7 @@ def test_timeouts_on_a_local_server_lower_concurrency_instead_of_storming_it(mon
 
 
 def test_a_request_that_keeps_timing_out_names_the_option_to_raise() -> None:
-    config = FakeConfig(faults=Faults(rate_hang=1.0), hang_s=2.0)
+    config = FakeConfig(faults=Faults(rate_hang=1.0), hang_s=60.0)  # never a late answer, even on a slow machine
     with FakeServer(config=config) as srv:
         target = OpenAITarget(name="openai:t", model="t", base_url=srv.openai_base, timeout_s=0.2)
         result = generate_all(

@@ -17,20 +17,38 @@ from indicjr.targets.progress import ProgressSnapshot
 from indicjr.targets.registry import make_target
 from indicjr.targets.runner import GenerationResult, generate_all
 from indicjr.targets.store import Store
-from indicjr.testing.fake_server import FakeConfig, FakeServer, Faults, reply_text
+from indicjr.testing.fake_server import FakeConfig, FakeServer, Faults, fault_for, reply_text
+from indicjr.testing.peek import stored_answers
 from indicjr.testing.plans import plan_of
 
 from .conftest import FAST, SECRET, finish, make_requests, spawn_worker
 
 MODEL = "openai:fake"
+# The server's fault -> the retry kind the runner counts it under.
+FAULT_KINDS = {
+    "429": "429",
+    "429_no_retry_after": "429",
+    "500": "5xx",
+    "hang": "timeout",
+    "malformed": "malformed",
+    "empty": "malformed",
+    "truncated": "malformed",
+    "reset": "reset",
+}
+# Only a hang may depend on the client timeout: it is 2 s (a loopback answer on a loaded 2-core machine
+# takes milliseconds, so an attempt that does not hang never times out) and the hang 30 times longer (a
+# hung attempt never answers late). A hung handler ends when the server stops: a long hang costs nothing.
+HANG_TIMEOUT_S = 2.0
+HANG_S = 60.0
 
 
 def run(
     srv: FakeServer, requests: list[Request], store: Store | None = None, key: str | None = None, **kw: object
 ) -> GenerationResult:
     env = {"OPENAI_API_KEY": key} if key else {}
-    target = make_target(MODEL, settings=Settings(), api_base=srv.openai_base, env=env, timeout_s=5)
     options: dict[str, Any] = {**FAST, "concurrency": 16, **kw}
+    timeout_s = options["timeout_s"]  # the target's own (aiohttp) timeout is the plan's: one timeout per test
+    target = make_target(MODEL, settings=Settings(), api_base=srv.openai_base, env=env, timeout_s=timeout_s)
     progress = options.pop("progress", False)
     return generate_all(requests, target=target, store=store, model=MODEL, plan=plan_of(**options), progress=progress)
 
@@ -46,8 +64,10 @@ def prompt(req: Request) -> str:
 def test_mixed_faults_complete_with_an_answer_or_counted_error_for_every_case() -> None:
     faults = Faults(rate_429=0.05, rate_500=0.02, rate_hang=0.01)
     requests = make_requests(300)
-    with FakeServer(config=FakeConfig(faults=faults, seed=7, hang_s=1.0)) as srv:
-        result = run(srv, requests, timeout_s=0.25, max_retries=6)
+    # A hang lasts far past the timeout (it can never turn into a late answer), and the timeout is far
+    # past a loopback answer (a loaded machine cannot turn an answer into a timeout).
+    with FakeServer(config=FakeConfig(faults=faults, seed=7, hang_s=HANG_S)) as srv:
+        result = run(srv, requests, timeout_s=HANG_TIMEOUT_S, max_retries=6)
         counts = srv.counts()
     s = result.stats
     assert len(result.responses) == 300 and s.stopped_reason is None
@@ -59,17 +79,15 @@ def test_mixed_faults_complete_with_an_answer_or_counted_error_for_every_case() 
     assert max(counts.values()) <= 1 + 6 and sum(counts.values()) == s.n_calls
 
 
-@pytest.mark.parametrize(
-    "fault", ["429", "429_no_retry_after", "500", "hang", "malformed", "empty", "truncated", "reset"]
-)
+@pytest.mark.parametrize("fault", list(FAULT_KINDS))
 def test_every_fault_kind_is_retried_once_and_then_answered(fault: str) -> None:
-    config = FakeConfig(faults=Faults(**{f"rate_{fault}": 1.0}), fault_attempts=1, hang_s=1.0)
+    config = FakeConfig(faults=Faults(**{f"rate_{fault}": 1.0}), fault_attempts=1, hang_s=HANG_S)
     requests = make_requests(12)
     with FakeServer(config=config) as srv:
-        result = run(srv, requests, timeout_s=0.2, concurrency=12)
+        result = run(srv, requests, timeout_s=HANG_TIMEOUT_S if fault == "hang" else 30.0, concurrency=12)
         counts = srv.counts()
     assert result.stats.n_generated == 12 and result.stats.n_errors == 0
-    assert sum(result.stats.retries.values()) == 12
+    assert result.stats.retries == {FAULT_KINDS[fault]: 12}
     assert counts == {prompt(r): 2 for r in requests}
 
 
@@ -131,23 +149,38 @@ def test_progress_callback_sees_the_run_finish(server: FakeServer) -> None:
 
 
 def test_server_that_dies_mid_run_and_comes_back_loses_nothing() -> None:
+    # The outage follows the run's state, not the clock: half the prompts hang at their first attempt (an
+    # hour, past a 60 s timeout), so once 8 of them (the concurrency) have arrived every slot holds one and
+    # nothing can finish; the server dies then, cutting those 8 mid-request, and comes back healthy.
     requests = make_requests(200)
-    with FakeServer(config=FakeConfig(latency_s=0.005)) as srv:
+    config = FakeConfig(faults=Faults(rate_hang=0.5), fault_attempts=1, hang_s=3600.0)
+    hangs = {prompt(r) for r in requests if fault_for(config, prompt(r), 0) == "hang"}
+    finished = threading.Event()
+    with FakeServer(config=config) as srv:
 
         def outage() -> None:
-            while srv.total() < 40:
+            while len(hangs & set(srv.counts())) < 8:
+                if finished.is_set():
+                    return  # the run ended without stalling: the assertions below say so
                 time.sleep(0.005)
             srv.stop()
+            srv.configure(FakeConfig())
             time.sleep(0.3)
             srv.start()
 
-        thread = threading.Thread(target=outage)
+        thread = threading.Thread(target=outage, daemon=True)
         thread.start()
-        result = run(srv, requests, concurrency=8, max_retries=8, backoff_base_s=0.05, backoff_cap_s=0.2)
-        thread.join()
+        # Full-jitter backoff from 0.1 s up to 1 s over 8 retries outlasts the 0.3 s outage and a slow restart.
+        retrying = {"max_retries": 8, "backoff_base_s": 0.1, "backoff_cap_s": 1.0, "timeout_s": 60}
+        try:
+            result = run(srv, requests, concurrency=8, **retrying)
+        finally:
+            finished.set()
+            thread.join()
         counts = srv.counts()
     assert result.stats.n_generated == 200 and result.stats.n_errors == 0
-    assert result.stats.retries.get("connect", 0) + result.stats.retries.get("reset", 0) > 0
+    assert result.stats.retries.get("connect", 0) + result.stats.retries.get("reset", 0) >= 8
+    assert "timeout" not in result.stats.retries
     assert max(counts.values()) <= 1 + 8
 
 
@@ -164,35 +197,40 @@ def _claims(store_path: Path) -> int:
 
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGINT])
 def test_killed_run_resumes_requesting_only_unanswered_prompts(tmp_path: Path, sig: int) -> None:
+    # The server answers 100 requests and hangs the rest (for an hour; the worker's timeout is 30 s): the
+    # signal finds the worker still running with its 4 slots hung and its 100 answers in the store (waited
+    # for: only the writer's periodic flush can put them there mid-run), however slow the machine.
     requests, path = make_requests(300), tmp_path / "s.db"
-    with FakeServer(config=FakeConfig(latency_s=0.01)) as srv:
+    with FakeServer(config=FakeConfig(hang_after=100, hang_s=3600.0)) as srv:
         proc = spawn_worker(srv.openai_base, path, n=300, concurrency=4, lease_s=0.6, **FAST)
-        while srv.total() < 100 and proc.poll() is None:
-            time.sleep(0.01)
-        proc.send_signal(sig)
-        proc.communicate(timeout=20)
+        try:
+            while (srv.total() < 104 or stored_answers(path) < 100) and proc.poll() is None:
+                time.sleep(0.01)
+            assert proc.poll() is None, proc.communicate()
+            proc.send_signal(sig)
+            proc.communicate(timeout=60)
+        finally:  # a worker that outlives a failed test must not outlive the test
+            proc.kill()
+            proc.communicate()
         assert proc.returncode == -sig
         answered = _answered(path, requests)
-        assert 50 <= len(answered) < 300
+        assert len(answered) == 100
         if sig == signal.SIGINT:
             assert _claims(path) == 0  # Ctrl-C releases its claims; SIGKILL's expire
+        srv.configure(FakeConfig())
         srv.reset_log()
         with Store(path) as store:
             result = run(srv, requests, store, concurrency=8, lease_s=0.6)
         counts = srv.counts()
     assert not set(counts) & answered and set(counts) | answered == {prompt(r) for r in requests}
+    assert set(counts.values()) == {1}
     assert result.stats.n_cached == len(answered) and result.stats.n_errors == 0
 
 
 def test_two_processes_sharing_a_store_never_double_request(tmp_path: Path) -> None:
     with FakeServer(config=FakeConfig(latency_s=0.005)) as srv:
         procs = [
-            # A generous timeout: on a loaded CI machine a 0.5 s timeout turns into retries, which the
-            # server would count as a second request of the same prompt.
-            spawn_worker(
-                srv.openai_base, tmp_path / "s.db", n=240, concurrency=16, share=2, **{**FAST, "timeout_s": 10.0}
-            )
-            for _ in range(2)
+            spawn_worker(srv.openai_base, tmp_path / "s.db", n=240, concurrency=16, share=2, **FAST) for _ in range(2)
         ]
         stats = [finish(p) for p in procs]
         counts = srv.counts()

@@ -66,7 +66,7 @@ class ResultsCollector:
             if nodeid.endswith("]") and "[" in nodeid:
                 function, _, param = nodeid.partition("[")
                 self._candidates.setdefault(function, set()).add(param[:-1])
-        return set().union(*self._candidates.values())
+        return self._candidate_ids()
 
     @property
     def collected_ids(self) -> set[str]:
@@ -97,7 +97,10 @@ class ResultsCollector:
         """Ctrl-C under xdist: the workers stored their answers, the controller fetches them back."""
         from indicjr.run.engine import stored_rows
 
-        missing = {cid for cid in self.collected_ids if (cid, 0) not in self.run.rows}
+        # A Ctrl-C during generation comes before any case test's setup report: every parametrized id is
+        # asked for (stored_rows keeps only the selection's cases), and the functions whose ids came back
+        # are case tests (their other ids are the run's missing cases).
+        missing = {cid for cid in self._candidate_ids() if (cid, 0) not in self.run.rows}
         if not missing:
             return
         try:
@@ -106,6 +109,11 @@ class ResultsCollector:
             return
         for row in found:
             self.run.rows.setdefault((row["id"], int(row["sample"])), row)
+        answered = {cid for cid, _sample in self.run.rows}
+        self._case_functions.update(f for f, ids in self._candidates.items() if ids & answered)
+
+    def _candidate_ids(self) -> set[str]:
+        return set().union(*self._candidates.values())
 
     @property
     def stopped_reason(self) -> str | None:
@@ -121,7 +129,7 @@ class ResultsCollector:
         try:
             result = yield
         except KeyboardInterrupt as exc:
-            if isinstance(exc, session.Interrupted) or not (self.run.rows or self.collected_ids):
+            if isinstance(exc, session.Interrupted) or not (self.run.rows or self._candidates):
                 raise
             # pytest's interrupt with a message: one "!!! … !!!" line, not the KeyboardInterrupt banner
             # pointing into threading.py (the xdist controller waits there); the resume line follows.
@@ -161,7 +169,7 @@ class ResultsCollector:
         return self.config.getoption("ijr_out") is None
 
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
-        cases = self.run.rows or self.collected_ids or (self.state.case_set and self.state.case_set.cases)
+        cases = self.run.rows or self._candidates or (self.state.case_set and self.state.case_set.cases)
         self.interrupted = exitstatus == pytest.ExitCode.INTERRUPTED and bool(cases)  # an IndicJR run only
         if self.interrupted:
             # No snapshot was compared; syrupy would say "Unused snapshot detection is disabled

@@ -112,6 +112,25 @@ class ResultsCollector:
         answered = {cid for cid, _sample in self.run.rows}
         self._case_functions.update(f for f, ids in self._candidates.items() if ids & answered)
 
+    def _narrow_interrupted(self) -> None:
+        """Ctrl-C or --maxfail under xdist ends the run loop before the controller narrows its Run, often
+        before the workers send their stats (n_deselected): the slice is then read from the node ids they
+        collected, so partial results go to the slice's folder, as without xdist, never over the whole
+        profile's results with `slice: ""`."""
+        config, shipped = self.config, int(self.run.generation.get("n_deselected") or 0)
+        if shipped or not self._candidates or config.option.keyword or config.option.markexpr:
+            self.run.narrow(shipped, own_folder=self._own_folder())  # -k/-m: the slice is already named
+            return
+        from indicjr.run.engine import load_case_set
+
+        try:
+            ids = {c.id for c in load_case_set(self.state.options.selection, root=self.state.root).cases}
+        except IJRError:
+            return
+        collected = ids & self._candidate_ids()
+        if collected:
+            self.run.narrow(len(ids) - len(collected), own_folder=self._own_folder())
+
     def _candidate_ids(self) -> set[str]:
         return set().union(*self._candidates.values())
 
@@ -180,6 +199,7 @@ class ResultsCollector:
                 self.config.pluginmanager.unregister(syrupy)
         if self.interrupted and not self.run.written:
             self._recover_stored()
+            self._narrow_interrupted()
         if self.run.rows and not self.run.written:
             self.finish(complete=False)  # interrupted: partial results, marked incomplete
         self.judged_nothing = self._judged_nothing() if exitstatus == pytest.ExitCode.OK else ""

@@ -179,6 +179,11 @@ class ResultsCollector:
         if self.unselected:
             how = f"({self.unselected} deselected by -k, -m, --deselect or a conftest hook)"
             return f"no case test of the safety suite was selected {how}: nothing was judged and no gate evaluated"
+        if self.config.args_source != pytest.Config.ArgsSource.ARGS:  # no path named: the suite was added
+            return (
+                "no case test of the safety suite was collected (--lf, --sw or a conftest left its file out): "
+                "nothing was judged and no gate evaluated"
+            )
         return (
             "the test paths on the command line hold no case test of the safety suite: nothing was judged and no "
             "gate evaluated (name no path to add the packaged suite beside testpaths)"

@@ -47,3 +47,22 @@ def test_model_with_test_paths_that_hold_no_case_test_exits_5(
     result.stdout.fnmatch_lines(
         ["ERROR: indicjr: --model sim:reference: the test paths on the command line hold no case test of the *"]
     )
+
+
+def test_last_failed_that_leaves_the_suites_file_out_names_that_not_test_paths(
+    project: pytest.Pytester, small_cases: Path
+) -> None:
+    """`pytest --model X --lf` after only a team test failed: pytest skips the suite's file (no path was
+    named). The line said "the test paths on the command line hold no case test"."""
+    project.makeini("[pytest]\ntestpaths = tests\n")
+    team = project.mkpydir("tests") / "test_team.py"
+    team.write_text("def test_tokenizer():\n    assert False\n", encoding="utf-8")
+    args = [f"--ijr-profile={small_cases}", "--ijr-no-progress", "--model", "sim:reference"]
+    assert project.runpytest_subprocess(*args).ret == pytest.ExitCode.TESTS_FAILED
+    team.write_text("def test_tokenizer():\n    pass\n", encoding="utf-8")
+    result = project.runpytest_subprocess(*args, "--lf")
+    assert result.ret == pytest.ExitCode.NO_TESTS_COLLECTED, result.stdout.str()[-3000:]
+    result.stdout.fnmatch_lines(
+        ["ERROR: indicjr: --model sim:reference: no case test of the safety suite was collected (--lf*"]
+    )
+    assert "test paths on the command line" not in result.stdout.str()

@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from indicjr.gates.thresholds import DELTA_PREFIX, Gate
-from indicjr.metrics.core import metric_slice, rate
+from indicjr.metrics.core import METRICS, metric_slice, outside_denominator, rate, split_name
 from indicjr.metrics.paired import EFFECTS, effect
 from indicjr.metrics.rates import SMALL_N
 from indicjr.metrics.rows import Row, matcher, ok
@@ -109,6 +109,10 @@ def evaluate_gate(gate: Gate, rows: Sequence[Row]) -> GateResult:
         # --ijr-provider-block exclude (still a SKIPPED line saying so)
         status = "SKIPPED" if set(why) == {EXCLUDED_BLOCK} else "FAIL"
         reason = _unjudged_reason(gate, why)
+    elif status == "SKIPPED" and not gate.is_delta and (left := outside_denominator(rows, gate.metric, where)):
+        # judged, yet none in the metric's own denominator (jsr_valid with every contract invalid): the
+        # cases are there, the gate compared nothing; not "no case in the slice" (unreachable below)
+        status, reason = "FAIL", _outside_reason(gate, left)
     return GateResult(
         gate.name,
         gate.metric,
@@ -145,6 +149,13 @@ def _unjudged_reason(gate: Gate, why: Counter[str]) -> str:
     asked = " by --ijr-provider-block exclude" if set(why) == {EXCLUDED_BLOCK} else ""
     n = sum(why.values())
     return f"none of the {n} cases for {gate.metric} in {where} was judged ({causes}{asked}): not evaluated"
+
+
+def _outside_reason(gate: Gate, left: int) -> str:
+    where = ", ".join(f"{k}={v}" for k, v in gate.where) or "the run"
+    describe = METRICS[split_name(gate.metric)[1]].describe
+    what = f"none of the {left} judged cases for {gate.metric} in {where}"
+    return f"{what} is in its denominator ({describe}): not evaluated"
 
 
 def _skip_reason(gate: Gate, status: str) -> str:

@@ -144,9 +144,12 @@ def _check_track(path: Path, key: str, metric: str, where: Mapping[str, str]) ->
 def _duplicate_key(text: str) -> tuple[int, str] | None:
     """(line, key) of the first key given twice in one mapping, or None."""
     loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    stack = [yaml.compose(text, Loader=loader)]
+    stack, seen_nodes = [yaml.compose(text, Loader=loader)], set()
     while stack:
         node = stack.pop()
+        if id(node) in seen_nodes:  # an alias is the same node: visit once (`&g [*g]` would loop forever)
+            continue
+        seen_nodes.add(id(node))
         if isinstance(node, yaml.MappingNode):
             seen: set[str] = set()
             for k, v in node.value:
@@ -252,7 +255,8 @@ def load_thresholds(path: Path) -> Thresholds:
         raise _fail(path, "gates", f"two gates share the name {dup!r}; give one a `name`")
     hard = raw.get("hard_fail", {}) or {}
     if isinstance(hard, dict) and set(hard) - {"canary_leak"}:  # a typo would keep the default unseen
-        raise _fail(path, f"hard_fail.{sorted(map(str, hard))[0]}", "unknown key (allowed: canary_leak)")
+        unknown_key = sorted(map(str, set(hard) - {"canary_leak"}))[0]  # not the allowed one beside it
+        raise _fail(path, f"hard_fail.{unknown_key}", "unknown key (allowed: canary_leak)")
     subsets = hard.get("canary_leak", ["CH"]) if isinstance(hard, dict) else None
     if not isinstance(subsets, list) or not all(s in SLICE_VALUES["subset"] for s in subsets):
         raise _fail(path, "hard_fail.canary_leak", "must be a list of subsets (AB, CB, CH)")

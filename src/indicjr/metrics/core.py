@@ -122,6 +122,14 @@ def selection(
     return [r for r in rows if ok(r) and pick(r) and among(r)], hit
 
 
+def outside_denominator(rows: Iterable[Row], name: str, where: Mapping[str, Any] | None) -> int:
+    """Judged rows of the metric's slice that its own denominator leaves out (jsr_valid: the invalid
+    contracts). When these are all the slice has, n = 0 says nothing about the profile (gates/evaluate.py)."""
+    base = split_name(name)[1]
+    pick, among = matcher(metric_slice(name, where)), _among(base)
+    return sum(1 for r in rows if ok(r) and pick(r) and not among(r))
+
+
 def higher_better(name: str) -> bool:
     base = split_name(name)[1]
     return base in METRICS and METRICS[base].higher_better

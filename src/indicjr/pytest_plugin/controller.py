@@ -66,7 +66,7 @@ class ResultsCollector:
             if nodeid.endswith("]") and "[" in nodeid:
                 function, _, param = nodeid.partition("[")
                 self._candidates.setdefault(function, set()).add(param[:-1])
-        return set().union(*self._candidates.values())
+        return self._candidate_ids()
 
     @property
     def collected_ids(self) -> set[str]:
@@ -97,7 +97,10 @@ class ResultsCollector:
         """Ctrl-C under xdist: the workers stored their answers, the controller fetches them back."""
         from indicjr.run.engine import stored_rows
 
-        missing = {cid for cid in self.collected_ids if (cid, 0) not in self.run.rows}
+        # A Ctrl-C during generation comes before any case test's setup report: every parametrized id is
+        # asked for (stored_rows keeps only the selection's cases), and the functions whose ids came back
+        # are case tests (their other ids are the run's missing cases).
+        missing = {cid for cid in self._candidate_ids() if (cid, 0) not in self.run.rows}
         if not missing:
             return
         try:
@@ -106,6 +109,30 @@ class ResultsCollector:
             return
         for row in found:
             self.run.rows.setdefault((row["id"], int(row["sample"])), row)
+        answered = {cid for cid, _sample in self.run.rows}
+        self._case_functions.update(f for f, ids in self._candidates.items() if ids & answered)
+
+    def _narrow_interrupted(self) -> None:
+        """Ctrl-C or --maxfail under xdist ends the run loop before the controller narrows its Run, often
+        before the workers send their stats (n_deselected): the slice is then read from the node ids they
+        collected, so partial results go to the slice's folder, as without xdist, never over the whole
+        profile's results with `slice: ""`."""
+        config, shipped = self.config, int(self.run.generation.get("n_deselected") or 0)
+        if shipped or not self._candidates or config.option.keyword or config.option.markexpr:
+            self.run.narrow(shipped, own_folder=self._own_folder())  # -k/-m: the slice is already named
+            return
+        from indicjr.run.engine import load_case_set
+
+        try:
+            ids = {c.id for c in load_case_set(self.state.options.selection, root=self.state.root).cases}
+        except IJRError:
+            return
+        collected = ids & self._candidate_ids()
+        if collected:
+            self.run.narrow(len(ids) - len(collected), own_folder=self._own_folder())
+
+    def _candidate_ids(self) -> set[str]:
+        return set().union(*self._candidates.values())
 
     @property
     def stopped_reason(self) -> str | None:
@@ -121,7 +148,7 @@ class ResultsCollector:
         try:
             result = yield
         except KeyboardInterrupt as exc:
-            if isinstance(exc, session.Interrupted) or not (self.run.rows or self.collected_ids):
+            if isinstance(exc, session.Interrupted) or not (self.run.rows or self._candidates):
                 raise
             # pytest's interrupt with a message: one "!!! … !!!" line, not the KeyboardInterrupt banner
             # pointing into threading.py (the xdist controller waits there); the resume line follows.
@@ -152,6 +179,11 @@ class ResultsCollector:
         if self.unselected:
             how = f"({self.unselected} deselected by -k, -m, --deselect or a conftest hook)"
             return f"no case test of the safety suite was selected {how}: nothing was judged and no gate evaluated"
+        if self.config.args_source != pytest.Config.ArgsSource.ARGS:  # no path named: the suite was added
+            return (
+                "no case test of the safety suite was collected (--lf, --sw or a conftest left its file out): "
+                "nothing was judged and no gate evaluated"
+            )
         return (
             "the test paths on the command line hold no case test of the safety suite: nothing was judged and no "
             "gate evaluated (name no path to add the packaged suite beside testpaths)"
@@ -161,7 +193,7 @@ class ResultsCollector:
         return self.config.getoption("ijr_out") is None
 
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
-        cases = self.run.rows or self.collected_ids or (self.state.case_set and self.state.case_set.cases)
+        cases = self.run.rows or self._candidates or (self.state.case_set and self.state.case_set.cases)
         self.interrupted = exitstatus == pytest.ExitCode.INTERRUPTED and bool(cases)  # an IndicJR run only
         if self.interrupted:
             # No snapshot was compared; syrupy would say "Unused snapshot detection is disabled
@@ -172,6 +204,7 @@ class ResultsCollector:
                 self.config.pluginmanager.unregister(syrupy)
         if self.interrupted and not self.run.written:
             self._recover_stored()
+            self._narrow_interrupted()
         if self.run.rows and not self.run.written:
             self.finish(complete=False)  # interrupted: partial results, marked incomplete
         self.judged_nothing = self._judged_nothing() if exitstatus == pytest.ExitCode.OK else ""

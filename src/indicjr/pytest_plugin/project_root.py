@@ -18,7 +18,10 @@ THRESHOLDS = "thresholds.yaml"
 
 def missed_thresholds(root: Path) -> Path | None:
     """The thresholds.yaml of the repository above `root` that a run rooted at `root` would not read:
-    the nearest one between `root`'s parent and the repository's top (None outside a repository)."""
+    the nearest one between `root`'s parent and the repository's top (None outside a repository, and when
+    `root` is itself a repository's top: what lies above it is another project's)."""
+    if (root / ".git").exists():
+        return None
     found: Path | None = None
     for folder in root.parents:
         if found is None and (folder / THRESHOLDS).is_file():

@@ -67,6 +67,11 @@ def test_a_gate_line_marks_small_n_as_the_table_does() -> None:
             id="hard-fail-typo",
         ),
         pytest.param(
+            "hard_fail:\n  canary_leak: [CH]\n  canary_leaks: [AB]\ngates:\n" + GATE,
+            ": hard_fail.canary_leaks: unknown key (allowed: canary_leak)",
+            id="hard-fail-typo-beside-the-right-key",
+        ),
+        pytest.param(
             "gates:\n" + GATE + "    where: {track: free}\n",
             ": gates[0].where.track: free contradicts the metric 'json_jsr' (track json)",
             id="where-track-against-the-metric",
@@ -117,3 +122,17 @@ def test_thresholds_that_are_not_rates_are_one_line_naming_the_key(tmp_path: Pat
 def test_a_named_thresholds_file_that_does_not_exist_is_an_error_not_the_shipped_defaults(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match=re.escape(f"--ijr-thresholds: no such file {tmp_path / 'nothere.yaml'}")):
         build_options({"model": "sim:reference", "thresholds": "nothere.yaml"}, root=tmp_path)
+
+
+def test_a_gate_aliasing_itself_is_one_line_not_a_hang(tmp_path: Path) -> None:
+    """`&g` … `*g` inside itself is a cycle; the duplicate-key walk looped on it forever (a CI job hung
+    instead of exiting 4). A subprocess, so a regression fails on the timeout instead of hanging the suite."""
+    import subprocess
+    import sys
+
+    path = tmp_path / "thresholds.yaml"
+    path.write_text("gates: &g\n  - metric: json_jsr\n    max: 0.5\n    x: *g\n", encoding="utf-8")
+    code = "import sys, pathlib; from indicjr.gates.thresholds import load_thresholds as load; "
+    code += "load(pathlib.Path(sys.argv[1]))"
+    done = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, timeout=60)
+    assert "ThresholdsError" in done.stderr and "gates[0].x: unknown key" in done.stderr

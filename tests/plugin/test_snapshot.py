@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from indicjr.errors import SnapshotFileError
-from indicjr.pytest_plugin.snapshot import Entry, compare, dumps, entry_matches, loads
+from indicjr.pytest_plugin.snapshot import Entry, compare, dumps, entry_matches, extension_for, loads
 from indicjr.slug import slugify
 from tests.plugin.conftest import ijr_args
 
@@ -238,3 +238,31 @@ def test_a_named_baseline_compares_model_versions_and_names_what_got_worse(
     assert "test_snapshot FAILED" not in same.stdout.str() and "FAILED test_safety.py::test_snapshot" not in (
         same.stdout.str()
     )
+
+
+def test_a_snapshot_of_another_case_set_says_so_in_the_first_line() -> None:
+    """A team recording on lite and running full saw hundreds of changed values and no reason; the first
+    line now names the case-set change and how to record a baseline for it."""
+
+    def agg(case_set_hash: str, n: int) -> str:
+        entry = _e(0.41, 0.35, 0.47, n)
+        return dumps(
+            {
+                "format": 1,
+                "model": "m",
+                "case_set_hash": case_set_hash,
+                "n_cases": n,
+                "n_inference_errors": 0,
+                "headline": {"json_jsr": entry},
+                "effects": {},
+                "slices": {},
+            }
+        )
+
+    ext = extension_for(directory=Path("snapshots"), model="m")
+    lite = loads(agg("a" * 64, 4810), source="snapshots/m.json")
+    full = loads(agg("b" * 64, 30000), source="received")
+    head = ext.describe(full, lite)[0]
+    assert "recorded on another case set (4810 cases, hash aaaaaaaaaaaa; this run 30000, bbbbbbbbbbbb)" in head
+    assert "--ijr-baseline NAME --snapshot-update" in head
+    assert "another case set" not in ext.describe(lite, lite)[0]

@@ -164,6 +164,13 @@ class AggregatesSnapshotExtension(SingleFileSnapshotExtension):
             f"(n differs, or the 95% intervals do not overlap): {worse} worse, {better} better"
         )
         lines = [c.line() for c in changes]
+        if new["case_set_hash"] != old["case_set_hash"]:
+            # Another profile (lite vs full) or a rebuilt case set: its rates are not the same quantities.
+            head += (
+                f"; the snapshot was recorded on another case set ({old['n_cases']} cases, hash "
+                f"{old['case_set_hash'][:12]}; this run {new['n_cases']}, {new['case_set_hash'][:12]}): record a "
+                "baseline for this case set with --ijr-baseline NAME --snapshot-update, or run the recorded profile"
+            )
         if full_list is None or len(changes) <= TOP_CHANGES:
             return [head, *lines]
         full_list.parent.mkdir(parents=True, exist_ok=True)

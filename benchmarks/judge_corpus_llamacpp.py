@@ -18,7 +18,7 @@ Every answer is appended to OUT/llcpp_partial.jsonl at once; a rerun asks only w
 Then OUT/llcpp_rows.jsonl (tests/data/judge_real row format, split dev) and OUT/llcpp_label_input.jsonl (what
 labelers see: no model names) are rewritten from it. Rerun from the worktree root:
 
-    PYTHONPATH=$PWD/src nice -n 10 /work/main/.venv/bin/python benchmarks/judge_corpus_llamacpp.py \\
+    PYTHONPATH=$PWD/src nice -n 10 .venv/bin/python benchmarks/judge_corpus_llamacpp.py \\
         --out /work/helpers/corpus3 --per-lang 13 --stop-at 16:20
 """
 

@@ -10,7 +10,7 @@
 #             property tests that ran under Hypothesis' 200 ms deadline), except
 #             tests/unit/scale/test_ray_engine.py (a local Ray cluster generating 3 x 240 answers with an HF
 #             model on CPU: more than 10 minutes a round under this load, where it waits, not races)
-# Environment: PYTHON (default /work/main/.venv/bin/python, else python3), OUT (log folder, default a temp dir).
+# Environment: PYTHON (default the checkout's .venv/bin/python, else python3), OUT (log folder, default a temp dir).
 # Prints one line per round (passed/failed/seconds) and then the failure count of each failing test.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -51,7 +51,7 @@ for f in "${FILES[@]}"; do
   if [ -e "$f" ]; then present+=("$f"); else echo "stress: no $f here, skipped"; fi
 done
 FILES=("${present[@]}")
-PY=${PYTHON:-/work/main/.venv/bin/python}
+PY=${PYTHON:-$PWD/.venv/bin/python}
 [ -x "$PY" ] || PY=python3
 OUT=${OUT:-$(mktemp -d /tmp/ijr-stress.XXXXXX)}
 mkdir -p "$OUT"

@@ -4,7 +4,7 @@ Needs every source repository listed in ``sources.SOURCES`` brought onto this ma
 ``fetch`` tool (github:<owner>/<name>), which places a git directory under /work/.mirror; the pinned
 commits make the output identical on every run.  Usage, from the worktree root:
 
-    /work/main/.venv/bin/python tools/judge_real/build.py [--out tests/data/judge_real]
+    .venv/bin/python tools/judge_real/build.py [--out tests/data/judge_real]
 
 Whole sources go to one split (``SPLIT``), never rows of one source to both; the counts table printed at
 the end is what SOURCES.md quotes.  Sources that could not be fetched are added from their transcriptions

@@ -13,7 +13,7 @@ It is idempotent: rows of the slugs it owns are removed from rows/<lang>.jsonl a
 also includes them, so running either script gives the same files).  It also writes only its own
 rows to a label-input directory so they can be labeled separately.  Usage, from the worktree root:
 
-    /work/main/.venv/bin/python tools/judge_real/extend.py [--out tests/data/judge_real] [--label-out DIR]
+    .venv/bin/python tools/judge_real/extend.py [--out tests/data/judge_real] [--label-out DIR]
 """
 
 from __future__ import annotations
